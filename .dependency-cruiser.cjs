@@ -1,0 +1,97 @@
+/**
+ * Layer rules of ARCHITECTURE.md §2. `npm run lint:layers` fails on any violation;
+ * scripts/layerRules.test.ts proves a planted violation is caught.
+ */
+const TEST = '\\.test\\.tsx?$';
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-imports-only-shared',
+      comment: 'shared/ holds contracts only: it may import shared/ and zod, nothing else.',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { pathNot: ['^shared/', '^node_modules/zod/', '^node_modules/@types/'] },
+    },
+    {
+      name: 'renderer-imports-renderer-or-shared',
+      comment: 'The renderer talks to the main side only through the typed bridge.',
+      severity: 'error',
+      from: { path: '^renderer/', pathNot: TEST },
+      to: { pathNot: ['^renderer/', '^shared/', '^node_modules/'] },
+    },
+    {
+      name: 'renderer-no-node-builtins',
+      severity: 'error',
+      from: { path: '^renderer/', pathNot: TEST },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'features/X/domain: no node:*, no I/O libraries, no electron, no platform, no adapters.',
+      severity: 'error',
+      from: { path: '^electron/features/[^/]+/domain/', pathNot: TEST },
+      to: {
+        pathNot: ['^electron/features/[^/]+/domain/', '^shared/', '^node_modules/zod/'],
+      },
+    },
+    {
+      name: 'domain-no-node-builtins',
+      severity: 'error',
+      from: { path: '^electron/features/[^/]+/domain/', pathNot: TEST },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'application-never-imports-adapters',
+      comment: 'Application code depends on ports; adapters are wired in composition roots.',
+      severity: 'error',
+      from: { path: '^electron/features/([^/]+)/(application|domain|ports)/', pathNot: TEST },
+      to: { path: '^electron/features/[^/]+/adapters/' },
+    },
+    {
+      name: 'slices-use-public-entries-only',
+      comment: 'features/X never reaches into features/Y internals; only features/Y/index.ts.',
+      severity: 'error',
+      from: { path: '^electron/features/([^/]+)/' },
+      to: { path: '^electron/features/([^/]+)/', pathNot: ['^electron/features/$1/', '^electron/features/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'composition-roots-use-public-entries',
+      comment: 'electron/main and electron/host wire slices through their index.ts only.',
+      severity: 'error',
+      from: { path: '^electron/(main|host)/', pathNot: TEST },
+      to: { path: '^electron/features/', pathNot: '^electron/features/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'platform-never-imports-features',
+      severity: 'error',
+      from: { path: '^electron/platform/' },
+      to: { path: '^electron/features/' },
+    },
+    {
+      name: 'platform-and-features-never-import-composition-roots',
+      severity: 'error',
+      from: { path: '^electron/(platform|features)/' },
+      to: { path: '^electron/(main|host|preload)/' },
+    },
+    {
+      name: 'test-support-only-in-tests',
+      comment: 'The scripted provider and other test support never ship in a product path.',
+      severity: 'error',
+      from: { pathNot: [TEST, '^electron/testSupport/', '^e2e/', '^scripts/'] },
+      to: { path: '^electron/testSupport/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.node.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    exclude: { path: ['^dist/', '^node_modules/'] },
+  },
+};

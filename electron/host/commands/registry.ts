@@ -1,0 +1,41 @@
+import { AppError } from '../../../shared/errors';
+
+/** A CLI sub-command. `run` returns the process exit code; typed errors are printed as data. */
+export interface CliCommand {
+  name: string;
+  summary: string;
+  run(args: string[]): Promise<number>;
+}
+
+/** Loaded lazily so `cadsight <x>` only pays for the modules command x needs. */
+const commands: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  // Each slice registers its commands here, one line each.
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
+  return `Usage: cadsight <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name ? 0 : 2;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    process.stderr.write(`cadsight: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    const command = await entry.load();
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof AppError) {
+      process.stderr.write(`cadsight ${name}: [${error.code}] ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

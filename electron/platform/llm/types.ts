@@ -1,0 +1,121 @@
+/**
+ * LLM gateway port: the one way every slice (vision, review, cadgen) talks to a model.
+ * Implementations speak OpenAI Responses, Chat Completions and Anthropic Messages over HTTP.
+ *
+ * Error codes thrown (as AppError): LLM_AUTH (401/403), LLM_BAD_REQUEST (other 4xx),
+ * LLM_NOT_FOUND (404 model/endpoint), LLM_CONTEXT_TOO_LARGE (413 / context errors),
+ * LLM_TRANSPORT_UNAVAILABLE (429/5xx/network/timeout after the retry budget is spent),
+ * LLM_NO_TOOL_CALL (a forced tool call came back without one), LLM_BAD_TOOL_ARGUMENTS
+ * (arguments are not valid JSON; the raw string is kept in data), LLM_NOT_CONFIGURED
+ * (no provider/key), LLM_ABORTED (the caller's AbortSignal fired).
+ */
+
+/** Wire protocol a provider speaks. */
+export type LlmProtocol = 'openai-responses' | 'chat-completions' | 'anthropic-messages';
+
+/** A resolved provider: everything needed to make a call. The key is resolved at call time. */
+export interface LlmProviderConfig {
+  /** Stable id from settings, e.g. "openai", "qwen", "my-vllm". */
+  id: string;
+  protocol: LlmProtocol;
+  /** Base URL including the version path, e.g. https://api.openai.com/v1 */
+  baseUrl: string;
+  model: string;
+  /** Returns the API key or undefined (local gateways such as Ollama need none). Never logged. */
+  getApiKey: () => string | undefined;
+  /** Some Chat Completions gateways only answer with stream=true. */
+  forceStreaming?: boolean;
+  /** Per-attempt timeout in ms (default 120000). */
+  timeoutMs?: number;
+  /** Longest image edge this provider accepts well (vision preprocessing reads it). */
+  maxImageEdge?: number;
+  /** Extra HTTP headers (non-secret). */
+  headers?: Record<string, string>;
+}
+
+/** One part of a message. Images are raw bytes plus their sniffed MIME type. */
+export type LlmContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: Uint8Array }
+  /** A tool call the assistant made (only in assistant messages). */
+  | { type: 'tool_call'; id: string; name: string; arguments: string }
+  /** The result of a tool call (only in user messages); content is text. */
+  | { type: 'tool_result'; toolCallId: string; content: string; isError?: boolean };
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: LlmContentPart[];
+}
+
+/** A tool offered to the model. `parameters` is a JSON Schema object. */
+export interface LlmToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface LlmRequest {
+  system?: string;
+  messages: LlmMessage[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** Tools the model may call. */
+  tools?: LlmToolDefinition[];
+  /**
+   * 'auto': the model may answer in text or call tools; { name }: exactly one call of that
+   * tool is forced (structured output). Default 'auto' when tools are given.
+   */
+  toolChoice?: 'auto' | { name: string };
+  signal?: AbortSignal;
+  /** Label for logs/usage (e.g. "vision.turn", "review.frame"). */
+  purpose?: string;
+}
+
+/** A tool call as returned: the raw arguments string exactly as the provider sent it. */
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  /** Raw arguments string: callers validate canonically from this (zod/ajv). */
+  rawArguments: string;
+  /** JSON.parse(rawArguments); undefined if it is not valid JSON. */
+  parsed: unknown;
+}
+
+/** Usage accounting of one logical call (including its retries). */
+export interface LlmUsage {
+  providerId: string;
+  model: string;
+  /** Provider-reported token counts when present. */
+  promptTokens?: number;
+  completionTokens?: number;
+  /** Bytes of the serialized request body actually sent (last attempt). Always present. */
+  contextBytes: number;
+  latencyMs: number;
+  /** Number of retried attempts (0 = first attempt succeeded). */
+  retries: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  toolCalls: LlmToolCall[];
+  stopReason: 'end' | 'tool_call' | 'max_tokens' | 'other';
+  usage: LlmUsage;
+}
+
+/** Result of a forced single tool call. */
+export interface LlmStructuredResult {
+  rawArguments: string;
+  value: unknown;
+  usage: LlmUsage;
+}
+
+/** The gateway port. */
+export interface LlmGateway {
+  /** One model call (text and/or tool calls). */
+  complete(request: LlmRequest): Promise<LlmResponse>;
+  /**
+   * Forces exactly one call of `tool` and returns its raw arguments string plus the parsed
+   * value. Throws LLM_NO_TOOL_CALL / LLM_BAD_TOOL_ARGUMENTS; never extracts JSON from text.
+   */
+  callTool(request: Omit<LlmRequest, 'tools' | 'toolChoice'> & { tool: LlmToolDefinition }): Promise<LlmStructuredResult>;
+}

@@ -1,0 +1,42 @@
+// Bundles the Node-side entry points (desktop main/preload, browser-mode host, CLI,
+// MCP stdio servers, worker threads) with esbuild. npm packages stay external so native
+// modules (better-sqlite3, sharp) and WASM (OpenCascade) load from node_modules.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+/** Entry points: [source, output name]. A slice adds its entries here. */
+const nodeEntries = [
+  ['electron/host/cli.ts', 'cli'],
+  ['electron/host/serve.ts', 'serve'],
+  ['electron/host/visionMcp.ts', 'visionMcp'],
+  ['electron/host/cadBridge.ts', 'cadBridge'],
+  ['electron/features/cadgen/adapters/occt/occtWorker.ts', 'occtWorker'],
+];
+
+const present = nodeEntries.filter(([src]) => existsSync(src));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  packages: 'external',
+};
+
+await build({
+  ...common,
+  format: 'esm',
+  entryPoints: Object.fromEntries(present.map(([src, name]) => [name, src])),
+  outdir: 'dist/node',
+  banner: { js: "import { createRequire as __cadsightCreateRequire } from 'node:module'; const require = __cadsightCreateRequire(import.meta.url);" },
+});
+
+if (existsSync('electron/main/main.ts')) {
+  await build({ ...common, format: 'esm', entryPoints: { main: 'electron/main/main.ts' }, outdir: 'dist/electron', outExtension: { '.js': '.js' },
+    banner: { js: "import { createRequire as __cadsightCreateRequire } from 'node:module'; const require = __cadsightCreateRequire(import.meta.url);" } });
+}
+if (existsSync('electron/preload/preload.ts')) {
+  // A sandboxed preload can only require('electron'): bundle everything else in, CommonJS.
+  await build({ ...common, packages: undefined, external: ['electron'], format: 'cjs', entryPoints: { preload: 'electron/preload/preload.ts' }, outdir: 'dist/electron', outExtension: { '.js': '.cjs' } });
+}

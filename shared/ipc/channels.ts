@@ -1,0 +1,26 @@
+import type { BridgeEvents, BridgeMethods } from './contract';
+import { platformChannels, platformEvents } from './contracts/platform';
+
+/**
+ * The one IPC channel table: every request the renderer can make, with zod input/output.
+ * Each slice contributes its part from shared/ipc/contracts/<slice>.ts.
+ */
+export const ipcChannels = {
+  ...platformChannels,
+} as const;
+
+/** The one table of main -> renderer events. */
+export const ipcEvents = {
+  ...platformEvents,
+} as const;
+
+export type IpcChannels = typeof ipcChannels;
+export type IpcEvents = typeof ipcEvents;
+export type ChannelName = keyof IpcChannels & string;
+export type EventName = keyof IpcEvents & string;
+
+/** The object exposed to the renderer as `window.cadsight` (Electron) or built over WebSocket. */
+export type AppBridge = BridgeMethods<IpcChannels> & BridgeEvents<IpcEvents>;
+
+/** Prefix of Electron ipcMain channel strings. */
+export const IPC_PREFIX = 'cadsight:';

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** Platform channels: app info, settings, providers, secrets status. */
+
+export const localeSchema = z.enum(['zh-CN', 'en']);
+
+export const providerKindSchema = z.enum(['openai', 'chat', 'anthropic']);
+export const providerPresetSchema = z.enum(['openai', 'anthropic', 'qwen', 'kimi', 'deepseek', 'zhipu', 'ollama', 'custom']);
+
+/** A provider as the renderer sees it: never the key, only whether one is configured. */
+export const providerViewSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    label: z.string().max(120),
+    preset: providerPresetSchema,
+    protocol: z.enum(['openai-responses', 'chat-completions', 'anthropic-messages']),
+    baseUrl: z.string().url(),
+    models: z.array(z.string().min(1).max(200)).max(50),
+    forceStreaming: z.boolean(),
+    keyConfigured: z.boolean(),
+    /** Where the key comes from: stored secret, environment variable, or none. */
+    keySource: z.enum(['secret-store', 'env', 'none']),
+  })
+  .strict();
+
+export const providerInputSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+    label: z.string().min(1).max(120),
+    preset: providerPresetSchema,
+    protocol: z.enum(['openai-responses', 'chat-completions', 'anthropic-messages']),
+    baseUrl: z.string().url().max(500),
+    models: z.array(z.string().min(1).max(200)).min(1).max(50),
+    forceStreaming: z.boolean().default(false),
+    /** New API key; omitted = keep the stored one; empty string = remove it. */
+    apiKey: z.string().max(500).optional(),
+  })
+  .strict();
+
+export const roleModelSchema = z.object({ providerId: z.string(), model: z.string() }).strict().nullable();
+
+export const settingsViewSchema = z
+  .object({
+    locale: localeSchema,
+    providers: z.array(providerViewSchema),
+    roles: z.object({ vision: roleModelSchema, author: roleModelSchema, reviewer: roleModelSchema }).strict(),
+    cad: z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }).strict(),
+    allowedRoots: z.array(z.string()),
+    /** Whether API keys can be stored persistently on this machine (keychain available). */
+    secretStorage: z.object({ available: z.boolean(), backend: z.string() }).strict(),
+    /** Settings fields currently overridden by environment variables (read-only in the UI). */
+    envOverrides: z.array(z.string()),
+  })
+  .strict();
+
+export const appInfoSchema = z
+  .object({
+    version: z.string(),
+    transport: z.enum(['electron', 'browser']),
+    dataDir: z.string(),
+    systemLocale: z.string(),
+    /** Problems found at start (e.g. a corrupt database moved aside), shown once in the banner. */
+    startupNotices: z.array(z.object({ code: z.string(), message: z.string() }).strict()),
+  })
+  .strict();
+
+export const platformChannels = {
+  /** App version, transport, data folder and start-up notices. */
+  getAppInfo: { input: z.object({}).strict(), output: appInfoSchema },
+  /** Current settings with env overrides applied; keys reported as configured flags only. */
+  getSettings: { input: z.object({}).strict(), output: settingsViewSchema },
+  /** Sets the UI language. */
+  setLocale: { input: z.object({ locale: localeSchema }).strict(), output: settingsViewSchema },
+  /** Adds or replaces a provider. Errors: SETTINGS_INVALID, SECRETS_UNAVAILABLE (key given but no keychain). */
+  saveProvider: { input: providerInputSchema, output: settingsViewSchema },
+  /** Removes a provider and its stored key. Errors: SETTINGS_NOT_FOUND. */
+  deleteProvider: { input: z.object({ id: z.string() }).strict(), output: settingsViewSchema },
+  /** Chooses the default model per role (null clears it). Errors: SETTINGS_NOT_FOUND. */
+  setRoleModel: {
+    input: z.object({ role: z.enum(['vision', 'author', 'reviewer']), value: roleModelSchema }).strict(),
+    output: settingsViewSchema,
+  },
+  /** Sets CAD host/port and allowed folders. */
+  setGeneral: {
+    input: z
+      .object({
+        cad: z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535) }).strict().optional(),
+        allowedRoots: z.array(z.string().min(1).max(1000)).max(50).optional(),
+      })
+      .strict(),
+    output: settingsViewSchema,
+  },
+  /**
+   * Sends a tiny request to the provider's model. Errors: LLM_AUTH, LLM_NOT_FOUND,
+   * LLM_TRANSPORT_UNAVAILABLE, LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND.
+   */
+  testProvider: {
+    input: z.object({ id: z.string(), model: z.string().optional() }).strict(),
+    output: z.object({ ok: z.literal(true), model: z.string(), latencyMs: z.number(), reply: z.string() }).strict(),
+  },
+} as const;
+
+export const platformEvents = {
+  /** A notice for the error banner (e.g. a background task failed). */
+  notice: z.object({ level: z.enum(['info', 'warning', 'error']), code: z.string(), message: z.string() }).strict(),
+  /** Progress of a long task. */
+  progress: z
+    .object({ taskId: z.string(), phase: z.string(), done: z.number(), total: z.number(), message: z.string().optional() })
+    .strict(),
+} as const;
