@@ -1,0 +1,133 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { AppError } from '../../../shared/errors';
+import { moveAside, type StartupNotice } from '../dataDir/fileSafety';
+import type { Logger } from '../log/types';
+import { toBusyError } from './immediate';
+import { runMigrations, type MigrationOutcome } from './migrations';
+import { applyRequiredPragmas, BUSY_TIMEOUT_MS } from './pragmas';
+import type { Migration, SqliteDatabase } from './types';
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
+
+export interface OpenDatabaseOptions {
+  /** Path of the database file (created when missing). */
+  file: string;
+  /** The complete, append-only migration list. */
+  migrations: readonly Migration[];
+  log?: Logger;
+  /** Clock for migration timestamps and corrupt-file names (injected for tests). */
+  now?: () => Date;
+}
+
+export interface OpenedDatabase {
+  db: SqliteDatabase;
+  /** STORE_CORRUPT_MOVED_ASIDE when a damaged file was moved away and a fresh one created. */
+  notices: StartupNotice[];
+  migrations: MigrationOutcome;
+}
+
+/**
+ * Opens (or creates) the CadSight database: sets and asserts busy_timeout, WAL, synchronous=FULL
+ * and foreign_keys on every open, checks integrity (`PRAGMA quick_check`), and applies pending
+ * migrations. A damaged file (not SQLite, SQLITE_NOTADB/SQLITE_CORRUPT, failed quick_check) is
+ * moved aside with its -wal/-shm to `<file>.corrupt-<timestamp>` — never deleted or overwritten —
+ * and a fresh database is created; the returned notice says where the original went.
+ * Errors: STORE_PRAGMA_MISMATCH, STORE_MIGRATION_MISMATCH, STORE_DB_TOO_NEW,
+ * STORE_MIGRATION_FAILED, STORE_BUSY, STORE_OPEN_FAILED (e.g. permissions), STORE_CORRUPT (the
+ * fresh database is damaged too).
+ */
+export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
+  const now = options.now ?? (() => new Date());
+  const notices: StartupNotice[] = [];
+  const setAside = (reason: string): void => {
+    const moved = moveAside(options.file, now(), COMPANION_SUFFIXES);
+    options.log?.warn('corrupt database moved aside', { file: options.file, movedTo: moved.movedTo, reason });
+    notices.push({
+      code: 'STORE_CORRUPT_MOVED_ASIDE',
+      message: `The database was damaged (${reason}); it was moved to ${moved.movedTo} and a new empty database was created.`,
+      data: { movedTo: moved.movedTo, reason },
+    });
+  };
+
+  if (hasForeignHeader(options.file)) setAside('not an SQLite file');
+  let db: SqliteDatabase;
+  try {
+    db = openChecked(options.file);
+  } catch (error) {
+    const reason = corruptionReason(error);
+    if (reason === undefined) throw toOpenError(error);
+    setAside(reason);
+    try {
+      db = openChecked(options.file);
+    } catch (second) {
+      if (corruptionReason(second) === undefined) throw toOpenError(second);
+      throw new AppError('STORE_CORRUPT', 'A freshly created database failed its integrity check.', { cause: second, data: { file: options.file } });
+    }
+  }
+
+  try {
+    const outcome = runMigrations(db, options.migrations, now);
+    if (outcome.applied.length > 0) options.log?.info('database migrated', { applied: outcome.applied, version: outcome.version });
+    return { db, notices, migrations: outcome };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens, applies the pragmas and runs quick_check; closes the handle again on any failure. */
+function openChecked(file: string): SqliteDatabase {
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    applyRequiredPragmas(db);
+    const problems = db.pragma('quick_check', { simple: false }) as Array<{ quick_check: string }>;
+    if (problems.length !== 1 || problems[0]?.quick_check !== 'ok') throw new QuickCheckFailure(problems.length);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+class QuickCheckFailure extends Error {
+  constructor(readonly problemCount: number) {
+    super(`quick_check reported ${problemCount} problem(s)`);
+  }
+}
+
+/** A non-empty file whose first 16 bytes are not the SQLite magic string. */
+function hasForeignHeader(file: string): boolean {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return false; // missing: SQLite creates it
+  }
+  if (size === 0) return false; // SQLite treats an empty file as a new database
+  const header = Buffer.alloc(SQLITE_MAGIC.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return !header.equals(SQLITE_MAGIC);
+}
+
+function corruptionReason(error: unknown): string | undefined {
+  if (error instanceof QuickCheckFailure) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_NOTADB') return 'not a database';
+  if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return 'malformed database image';
+  return undefined;
+}
+
+function toOpenError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const busy = toBusyError(error);
+  if (busy) return busy;
+  const code = (error as { code?: unknown } | null)?.code;
+  return new AppError('STORE_OPEN_FAILED', 'The database could not be opened.', { cause: error, data: { sqliteCode: typeof code === 'string' ? code : null } });
+}
