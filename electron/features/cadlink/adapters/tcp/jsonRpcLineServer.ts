@@ -1,0 +1,163 @@
+import net from 'node:net';
+import { once } from 'node:events';
+import { AppError, toAppErrorData } from '../../../../../shared/errors';
+import type { Logger } from '../../../../platform/log/types';
+import { createLineFramer, encodeFrame, type FrameItem } from '../../domain/protocol/lineFramer';
+import { JSON_RPC_ERROR, isRecord, makeFailure, makeSuccess, parseJsonRpcLine, type JsonRpcRequest, type JsonRpcResponse } from '../../domain/protocol/jsonRpc';
+import type { ToolProvider } from '../../ports/toolProvider';
+
+/**
+ * A cad_mcp_frame-compatible JSON-RPC line server over raw TCP: exactly the plugin's surface
+ * (tools/list, tools/call; no initialize/ping), so everything that talks to AutoCAD can talk
+ * to CadSight's own backends and test peers unchanged.
+ */
+
+export interface JsonRpcLineServerOptions {
+  /** Interface to bind. Default 127.0.0.1 (the plugin never listens on other interfaces). */
+  host?: string;
+  /** TCP port; 0 picks a free one (read it back from `port`). */
+  port: number;
+  handler: ToolProvider;
+  /** Largest accepted request line; bigger ones get -32600 and are skipped. Default 64 MiB. */
+  maxFrameBytes?: number;
+  log?: Logger;
+}
+
+export interface JsonRpcLineServer {
+  readonly host: string;
+  readonly port: number;
+  /** "host:port", as `cadsight verify-cad` and the bridge accept it. */
+  readonly address: string;
+  /** Open client connections. */
+  readonly connectionCount: number;
+  /** Stops listening and closes every open connection. */
+  close(): Promise<void>;
+}
+
+// Requests received but not yet answered before the socket stops reading: bounds memory when a
+// client pipelines faster than the handler answers.
+const QUEUE_HIGH_WATER = 256;
+
+/**
+ * Starts listening. Throws AppError CAD_SERVER_LISTEN_FAILED (data: host, port, reason) when
+ * the port cannot be bound (e.g. already in use).
+ */
+export async function startJsonRpcLineServer(options: JsonRpcLineServerOptions): Promise<JsonRpcLineServer> {
+  const host = options.host ?? '127.0.0.1';
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    serveConnection(socket, options);
+  });
+  try {
+    server.listen(options.port, host);
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new AppError('CAD_SERVER_LISTEN_FAILED', `Cannot listen on ${host}:${options.port} (${reason}).`, { data: { host, port: options.port, reason } });
+  }
+  const port = (server.address() as net.AddressInfo).port;
+  options.log?.info('cad line server listening', { host, port });
+  return {
+    host,
+    port,
+    address: `${host}:${port}`,
+    get connectionCount() {
+      return sockets.size;
+    },
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+function serveConnection(socket: net.Socket, options: JsonRpcLineServerOptions): void {
+  const framer = createLineFramer(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes });
+  const queue: FrameItem[] = [];
+  let head = 0;
+  let working = false;
+  let waitingForDrain = false;
+  let paused = false;
+  let closed = false;
+
+  function updateFlow(): void {
+    const shouldPause = waitingForDrain || queue.length - head > QUEUE_HIGH_WATER;
+    if (shouldPause === paused || closed) return;
+    paused = shouldPause;
+    if (paused) socket.pause();
+    else socket.resume();
+  }
+
+  async function work(): Promise<void> {
+    working = true;
+    while (head < queue.length && !closed) {
+      const item = queue[head]!;
+      head += 1;
+      if (head > 1024 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+      const reply = await answer(item, options);
+      if (reply === null || closed) continue;
+      if (!socket.write(encodeFrame(reply))) {
+        // Back-pressure: stop reading and answering until the peer has taken our output.
+        waitingForDrain = true;
+        updateFlow();
+        await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+        waitingForDrain = false;
+      }
+      updateFlow();
+    }
+    working = false;
+  }
+
+  socket.on('data', (chunk: Buffer) => {
+    queue.push(...framer.push(chunk));
+    updateFlow();
+    if (!working) void work();
+  });
+  socket.on('error', (error) => options.log?.warn('cad line server connection error', { reason: (error as NodeJS.ErrnoException).code ?? error.message }));
+  socket.on('close', () => {
+    closed = true;
+  });
+}
+
+async function answer(item: FrameItem, options: JsonRpcLineServerOptions): Promise<JsonRpcResponse | null> {
+  if (item.kind === 'overflow') {
+    return makeFailure(null, JSON_RPC_ERROR.invalidRequest, `The request is larger than ${item.maxFrameBytes} bytes and was dropped.`);
+  }
+  if (item.kind === 'invalid-utf8') return makeFailure(null, JSON_RPC_ERROR.parseError, 'The message is not valid UTF-8.');
+  const classified = parseJsonRpcLine(item.text);
+  switch (classified.kind) {
+    case 'invalid':
+      return makeFailure(classified.id, classified.code, classified.reason);
+    case 'request':
+      return dispatch(classified.message, options);
+    default:
+      // Notifications get no reply; stray responses from a client are ignored.
+      return null;
+  }
+}
+
+async function dispatch(request: JsonRpcRequest, options: JsonRpcLineServerOptions): Promise<JsonRpcResponse> {
+  try {
+    if (request.method === 'tools/list') return makeSuccess(request.id, { tools: await options.handler.listTools() });
+    if (request.method === 'tools/call') {
+      const params = request.params;
+      if (!isRecord(params) || typeof params.name !== 'string' || params.name.length === 0) {
+        return makeFailure(request.id, JSON_RPC_ERROR.invalidParams, 'tools/call needs params {"name": string, "arguments"?: object}.');
+      }
+      const args = params.arguments ?? {};
+      if (!isRecord(args)) return makeFailure(request.id, JSON_RPC_ERROR.invalidParams, 'tools/call "arguments" must be an object.');
+      return makeSuccess(request.id, await options.handler.callTool(params.name, args));
+    }
+    return makeFailure(request.id, JSON_RPC_ERROR.methodNotFound, `Method "${request.method}" not found (this server offers tools/list and tools/call).`);
+  } catch (error) {
+    const data = toAppErrorData(error);
+    if (data.code === 'INTERNAL_ERROR') options.log?.error('cad tool provider failed', { method: request.method, error: String(error) });
+    return makeFailure(request.id, JSON_RPC_ERROR.internalError, data.message, { code: data.code, message: data.message });
+  }
+}

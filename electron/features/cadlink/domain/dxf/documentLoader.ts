@@ -1,0 +1,188 @@
+import { parseEntity } from './entityParser';
+import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
+import type { DxfProblem, TagReadResult, TagStream } from './tags';
+import { decodeDxfEscapes, type MbcsDecoder } from './textEscapes';
+import { TagView } from './tagView';
+
+export interface LoadOptions {
+  /** Code page name reported by get_drawing_info ($DWGCODEPAGE, or UTF-8 for R2007+). */
+  codePage: string;
+  decodeMbcs?: MbcsDecoder;
+}
+
+/** Entities that belong to the entity before them (INSERT attributes, POLYLINE vertices). */
+const CHILD_TYPES = new Set(['ATTRIB', 'VERTEX', 'SEQEND']);
+
+/**
+ * Builds the document model from a tag stream. Structure damage (missing ENDSEC, blocks
+ * without names, tags outside sections) is reported in `problems` and the rest still loads.
+ * Every loop advances its index on each pass, so no input can make it spin.
+ */
+export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDocument {
+  const { tags } = read;
+  const { codes, values } = tags;
+  const problems: DxfProblem[] = [...read.problems];
+  const decode = options.decodeMbcs;
+  const doc: DxfDocument = {
+    tags,
+    version: 'unknown',
+    codePage: options.codePage,
+    header: new Map(),
+    layers: new Map(),
+    styles: new Map(),
+    blockRecords: new Map(),
+    blocks: new Map(),
+    layouts: [],
+    entitiesByHandle: new Map(),
+    sections: [],
+    tables: [],
+    problems,
+  };
+  const modelEntities: DxfEntity[] = [];
+  const paperEntities: DxfEntity[] = [];
+  const layoutObjects: { name: string; recordHandle: string; tabOrder: number }[] = [];
+  const n = codes.length;
+  let i = 0;
+  while (i < n) {
+    if (codes[i] !== 0) {
+      problems.push({ kind: 'stray_tag', message: `tag ${codes[i]} outside any section skipped` });
+      i = nextZero(tags, i + 1, n);
+      continue;
+    }
+    const marker = (values[i] as string).trim();
+    if (marker === 'EOF') break;
+    if (marker !== 'SECTION') {
+      problems.push({ kind: 'stray_entity', message: `${marker} outside any section skipped` });
+      i = nextZero(tags, i + 1, n);
+      continue;
+    }
+    const name = codes[i + 1] === 2 ? (values[i + 1] as string).trim() : '';
+    const end = sectionEnd(tags, i + 2, n);
+    if (end >= n || (values[end] as string).trim() !== 'ENDSEC') problems.push({ kind: 'missing_endsec', message: `section ${name || '(unnamed)'} has no ENDSEC` });
+    doc.sections.push({ name, start: i, end });
+    const bodyStart = i + 2;
+    if (name === 'HEADER') readHeader(tags, bodyStart, end, doc.header);
+    else if (name === 'TABLES') readTables(tags, bodyStart, end, doc, problems, decode);
+    else if (name === 'BLOCKS') readBlocks(tags, bodyStart, end, doc, problems, decode);
+    else if (name === 'ENTITIES') for (const entity of readEntityList(tags, bodyStart, end, decode)) (entity.paperSpace ? paperEntities : modelEntities).push(entity);
+    else if (name === 'OBJECTS') layoutObjects.push(...readLayoutObjects(tags, bodyStart, end, decode));
+    i = end < n && (values[end] as string).trim() === 'ENDSEC' ? end + 1 : end;
+  }
+  const version = doc.header.get('$ACADVER')?.values[0]?.value.trim();
+  if (version) doc.version = version;
+  doc.layouts = assembleLayouts(doc, modelEntities, paperEntities, layoutObjects);
+  for (const layout of doc.layouts) indexHandles(layout.entities, doc.entitiesByHandle);
+  for (const block of doc.blocks.values()) indexHandles(block.entities, doc.entitiesByHandle);
+  return doc;
+}
+
+function nextZero(tags: TagStream, from: number, end: number): number {
+  let i = from;
+  while (i < end && tags.codes[i] !== 0) i++;
+  return i;
+}
+
+/** Index of the ENDSEC that closes a section, or of the next SECTION/EOF when it is missing. */
+function sectionEnd(tags: TagStream, from: number, n: number): number {
+  for (let i = from; i < n; i++) {
+    if (tags.codes[i] !== 0) continue;
+    const v = (tags.values[i] as string).trim();
+    if (v === 'ENDSEC' || v === 'SECTION' || v === 'EOF') return i;
+  }
+  return n;
+}
+
+function readHeader(tags: TagStream, start: number, end: number, header: Map<string, HeaderVariable>): void {
+  let current: HeaderVariable | undefined;
+  for (let i = start; i < end; i++) {
+    const code = tags.codes[i] as number;
+    if (code === 9) {
+      current = { valueIndex: i + 1, values: [] };
+      header.set((tags.values[i] as string).trim(), current);
+    } else if (current) current.values.push({ code, value: tags.values[i] as string });
+  }
+}
+
+function readTables(tags: TagStream, start: number, end: number, doc: DxfDocument, problems: DxfProblem[], decode?: MbcsDecoder): void {
+  let i = start;
+  while (i < end) {
+    if (tags.codes[i] !== 0 || (tags.values[i] as string).trim() !== 'TABLE') {
+      i++;
+      continue;
+    }
+    const tableName = tags.codes[i + 1] === 2 ? (tags.values[i + 1] as string).trim() : '';
+    let j = nextZero(tags, i + 1, end);
+    const head = new TagView(tags, i, j);
+    const range: TagRange = { name: tableName, start: i, end };
+    const handle = head.str(5);
+    if (handle) range.handle = handle.trim();
+    while (j < end) {
+      const type = (tags.values[j] as string).trim();
+      if (type === 'ENDTAB' || type === 'TABLE') break;
+      const next = nextZero(tags, j + 1, end);
+      readTableEntry(type, new TagView(tags, j, next), doc, decode);
+      j = next;
+    }
+    if (j >= end || (tags.values[j] as string).trim() !== 'ENDTAB') problems.push({ kind: 'missing_endtab', message: `table ${tableName} has no ENDTAB` });
+    range.end = j;
+    doc.tables.push(range);
+    i = j < end && (tags.values[j] as string).trim() === 'ENDTAB' ? j + 1 : j;
+  }
+}
+
+function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: MbcsDecoder): void {
+  const name = decodeDxfEscapes(v.str(2), decode);
+  if (type === 'LAYER') {
+    const color = v.num(62, 7);
+    const flags = v.num(70);
+    const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous') };
+    if (v.indexOf(420) >= 0) layer.trueColor = v.num(420);
+    doc.layers.set(name.toUpperCase(), layer);
+  } else if (type === 'STYLE') {
+    const style: DxfTextStyle = { name, font: v.str(3), bigFont: v.str(4), height: v.num(40) };
+    doc.styles.set(name.toUpperCase(), style);
+  } else if (type === 'BLOCK_RECORD') {
+    doc.blockRecords.set(v.str(5).trim(), name);
+  }
+}
+
+/** Reads consecutive entities in [start, end), attaching ATTRIB/VERTEX children to their parent. */
+export function readEntityList(tags: TagStream, start: number, end: number, decode?: MbcsDecoder): DxfEntity[] {
+  const entities: DxfEntity[] = [];
+  let i = tags.codes[start] === 0 ? start : nextZero(tags, start, end);
+  while (i < end) {
+    const next = nextZero(tags, i + 1, end);
+    const entity = parseEntity(tags, i, next, decode);
+    i = next;
+    if (entity.type === 'INSERT' || entity.type === 'POLYLINE') {
+      const children: DxfEntity[] = [];
+      while (i < end && CHILD_TYPES.has((tags.values[i] as string).trim())) {
+        const childEnd = nextZero(tags, i + 1, end);
+        const child = parseEntity(tags, i, childEnd, decode);
+        i = childEnd;
+        if (child.type === 'SEQEND') break;
+        children.push(child);
+      }
+      entity.tagEnd = i;
+      attachChildren(entity, children);
+    } else if (CHILD_TYPES.has(entity.type)) {
+      continue; // orphan ATTRIB/VERTEX/SEQEND: part of nothing we can draw
+    }
+    entities.push(entity);
+  }
+  return entities;
+}
+
+function attachChildren(parent: DxfEntity, children: DxfEntity[]): void {
+  const g = parent.geometry;
+  if (g.kind === 'insert') g.attribs = children.filter((c) => c.type === 'ATTRIB');
+  else if (g.kind === 'polyline') {
+    for (const child of children) {
+      const flags = new TagView({ codes: [], values: [] }, 0, 0);
+      void flags;
+      const vg = child.geometry;
+      if (child.type !== 'VERTEX' || vg.kind !== 'other') continue;
+    }
+    g.vertices = children.filter((c) => c.type === 'VERTEX').map((c) => vertexOf(c));
+  }
+}

@@ -1,0 +1,167 @@
+import { readHatchLoops } from './hatchParser';
+import type { DxfEntity, DxfGeometry, TextGeometry } from './model';
+import type { TagStream } from './tags';
+import { decodeDxfEscapes, mtextToPlain, plainText, type MbcsDecoder } from './textEscapes';
+import { TagView } from './tagView';
+
+/** Reads the common fields and the geometry of the entity whose tags are [start, end). */
+export function parseEntity(tags: TagStream, start: number, end: number, decodeMbcs?: MbcsDecoder): DxfEntity {
+  const view = new TagView(tags, start, end);
+  const type = (tags.values[start] as string).trim();
+  const trueColor = view.indexOf(420);
+  const entity: DxfEntity = {
+    type,
+    handle: view.str(5).trim(),
+    layer: decodeDxfEscapes(view.str(8, '0'), decodeMbcs),
+    color: view.num(62, 256),
+    paperSpace: view.num(67) === 1,
+    tagStart: start,
+    tagEnd: end,
+    geometry: parseGeometry(type, view, decodeMbcs),
+  };
+  if (trueColor >= 0) entity.trueColor = view.num(420);
+  return entity;
+}
+
+function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry {
+  switch (type) {
+    case 'LINE':
+      return { kind: 'line', a: v.point(10), b: v.point(11), z1: v.num(30), z2: v.num(31) };
+    case 'POINT':
+      return { kind: 'point', at: v.point(10) };
+    case 'CIRCLE':
+      return { kind: 'circle', center: v.point(10), radius: v.num(40) };
+    case 'ARC':
+      return { kind: 'arc', center: v.point(10), radius: v.num(40), startAngle: v.num(50), endAngle: v.num(51, 360) };
+    case 'ELLIPSE':
+      return { kind: 'ellipse', center: v.point(10), majorAxis: v.point(11, { x: 1, y: 0 }), ratio: v.num(40, 1), startParam: v.num(41), endParam: v.num(42, 2 * Math.PI) };
+    case 'LWPOLYLINE':
+      return { kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 };
+    case 'POLYLINE':
+      return { kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 };
+    case 'SPLINE':
+      return { kind: 'spline', degree: v.num(71, 3), controlPoints: v.points(10), knots: v.numbers(40), weights: v.numbers(41), fitPoints: v.points(11), closed: (v.num(70) & 1) === 1 };
+    case 'TEXT':
+    case 'ATTRIB':
+    case 'ATTDEF':
+      return textGeometry(v, decodeMbcs);
+    case 'MTEXT':
+      return mtextGeometry(v, decodeMbcs);
+    case 'INSERT':
+      return {
+        kind: 'insert',
+        name: plainText(v.str(2), decodeMbcs),
+        at: v.point(10),
+        scaleX: v.num(41, 1),
+        scaleY: v.num(42, 1),
+        rotation: v.num(50),
+        columns: Math.max(1, v.num(70, 1)),
+        rows: Math.max(1, v.num(71, 1)),
+        columnSpacing: v.num(44),
+        rowSpacing: v.num(45),
+        attribs: [],
+      };
+    case 'DIMENSION': {
+      const measurementIndex = v.indexOf(42);
+      return {
+        kind: 'dimension',
+        blockName: plainText(v.str(2), decodeMbcs),
+        dimType: v.num(70) & 7,
+        measurement: measurementIndex < 0 ? null : v.num(42),
+        textOverride: mtextToPlain(v.str(1), decodeMbcs),
+        defPoint: v.point(10),
+        textAt: v.point(11),
+        points: [13, 14, 15, 16].filter((code) => v.indexOf(code) >= 0).map((code) => v.point(code)),
+      };
+    }
+    case 'HATCH':
+      return { kind: 'hatch', loops: readHatchLoops(v) };
+    case 'LEADER':
+      return { kind: 'leader', vertices: v.points(10), text: '' };
+    case 'MULTILEADER':
+    case 'MLEADER':
+      return multileaderGeometry(v, decodeMbcs);
+    case 'SOLID':
+    case 'TRACE': {
+      const [p1, p2, p3, p4] = [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))];
+      return { kind: 'solid', corners: [p1, p2, p4, p3] };
+    }
+    case '3DFACE':
+      return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
+    case 'VIEWPORT':
+      return { kind: 'viewport', center: v.point(10), width: v.num(40), height: v.num(41), viewCenter: v.point(12), viewHeight: v.num(45), id: v.num(69) };
+    default:
+      return { kind: 'other' };
+  }
+}
+
+function lwVertices(v: TagView): { x: number; y: number; bulge: number }[] {
+  const vertices: { x: number; y: number; bulge: number }[] = [];
+  const { codes, values } = v.tags;
+  for (let i = v.start; i < v.end; i++) {
+    const code = codes[i];
+    if (code === 10) vertices.push({ x: Number.parseFloat(values[i] as string) || 0, y: codes[i + 1] === 20 ? Number.parseFloat(values[i + 1] as string) || 0 : 0, bulge: 0 });
+    else if (code === 42 && vertices.length > 0) (vertices[vertices.length - 1] as { bulge: number }).bulge = Number.parseFloat(values[i] as string) || 0;
+  }
+  return vertices;
+}
+
+function textGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
+  const hAlign = v.num(72);
+  // ATTRIB/ATTDEF keep their vertical alignment in 74, TEXT in 73.
+  const vAlign = v.num(v.str(0).trim() === 'TEXT' ? 73 : 74);
+  const useAlignPoint = (hAlign !== 0 || vAlign !== 0) && v.indexOf(11) >= 0;
+  const raw = v.str(1);
+  const geometry: TextGeometry = {
+    kind: 'text',
+    text: plainText(raw, decodeMbcs),
+    raw,
+    at: useAlignPoint ? v.point(11) : v.point(10),
+    height: v.num(40, 1),
+    rotation: v.num(50),
+    hAlign: hAlign === 4 ? 1 : hAlign > 2 ? 0 : hAlign,
+    vAlign: hAlign === 4 ? 2 : vAlign,
+    width: 0,
+    mtext: false,
+  };
+  const tagIndex = v.indexOf(2);
+  if (tagIndex >= 0) geometry.tag = plainText(v.str(2), decodeMbcs);
+  return geometry;
+}
+
+function mtextGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
+  let raw = '';
+  for (let i = v.start; i < v.end; i++) if (v.tags.codes[i] === 3) raw += v.tags.values[i];
+  raw += v.str(1);
+  const attachment = Math.min(9, Math.max(1, v.num(71, 1)));
+  const directionIndex = v.indexOf(11);
+  const direction = v.point(11, { x: 1, y: 0 });
+  return {
+    kind: 'text',
+    text: mtextToPlain(raw, decodeMbcs),
+    raw,
+    at: v.point(10),
+    height: v.num(40, 1),
+    rotation: directionIndex >= 0 ? (Math.atan2(direction.y, direction.x) * 180) / Math.PI : v.num(50),
+    hAlign: (attachment - 1) % 3,
+    vAlign: 3 - Math.floor((attachment - 1) / 3),
+    width: v.num(41),
+    mtext: true,
+  };
+}
+
+function multileaderGeometry(v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry {
+  const vertices = [];
+  const { codes, values } = v.tags;
+  let inLeaderLine = false;
+  let text = '';
+  for (let i = v.start; i < v.end; i++) {
+    const code = codes[i];
+    const value = values[i] as string;
+    if (code === 304 && value === 'LEADER_LINE{') inLeaderLine = true;
+    else if (code === 305) inLeaderLine = false;
+    else if (code === 304 && !inLeaderLine) text = value;
+    else if (code === 10 && inLeaderLine) vertices.push({ x: Number.parseFloat(value) || 0, y: codes[i + 1] === 20 ? Number.parseFloat(values[i + 1] as string) || 0 : 0 });
+  }
+  return { kind: 'leader', vertices, text: mtextToPlain(text, decodeMbcs) };
+}

@@ -1,0 +1,130 @@
+/**
+ * Byte-level newline framing of the cad_mcp_frame protocol: one JSON-RPC message per line,
+ * `\n` is the only boundary. Works on raw bytes (not on decoded strings) because a TCP chunk
+ * can end in the middle of a multi-byte UTF-8 character; `\n` (0x0A) never occurs inside a
+ * multi-byte sequence, so splitting on the byte is always safe and each line is decoded whole.
+ */
+
+/** Default cap on one frame: large enough for a 4K PNG screenshot in base64. */
+export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** One item produced by the framer, in wire order. */
+export type FrameItem =
+  /** A complete, non-empty line (without `\n` / `\r\n`), decoded as UTF-8. */
+  | { kind: 'line'; text: string }
+  /**
+   * A line longer than maxFrameBytes. Its bytes were dropped (memory stays bounded) and the
+   * framer skips to the next `\n`; `bytesDropped` counts what was seen of it so far.
+   */
+  | { kind: 'overflow'; maxFrameBytes: number; bytesDropped: number }
+  /** A complete line that is not valid UTF-8 (the peer sent garbage); its raw length is kept. */
+  | { kind: 'invalid-utf8'; byteLength: number };
+
+/** Stateful splitter of a byte stream into lines. Not shared between connections. */
+export interface LineFramer {
+  /** Feeds the next chunk; returns every item completed by it, in order. Never throws. */
+  push(chunk: Uint8Array): FrameItem[];
+  /** Bytes held for the unfinished line (always <= maxFrameBytes + 1, the +1 being a `\r`). */
+  readonly bufferedBytes: number;
+}
+
+export interface LineFramerOptions {
+  /** Largest accepted line in bytes, terminator excluded. Default DEFAULT_MAX_FRAME_BYTES. */
+  maxFrameBytes?: number;
+}
+
+export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  if (!Number.isInteger(maxFrameBytes) || maxFrameBytes < 1) throw new RangeError(`maxFrameBytes must be a positive integer, got ${maxFrameBytes}`);
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  // Pieces of the unfinished line; concatenated once when its `\n` arrives (O(n) for big frames).
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  // While skipping the rest of an oversized line, its bytes are counted, not kept.
+  let skipping = false;
+  let skippedBytes = 0;
+
+  function finishLine(tail: Uint8Array, out: FrameItem[]): void {
+    if (skipping) {
+      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: skippedBytes + tail.length });
+      skipping = false;
+      skippedBytes = 0;
+      return;
+    }
+    let line = pendingBytes === 0 ? tail : concat(pending, pendingBytes, tail);
+    pending = [];
+    pendingBytes = 0;
+    if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, line.length - 1);
+    if (line.length > maxFrameBytes) {
+      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: line.length });
+      return;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(line);
+    } catch {
+      out.push({ kind: 'invalid-utf8', byteLength: line.length });
+      return;
+    }
+    if (text.trim().length > 0) out.push({ kind: 'line', text });
+  }
+
+  function keepPartial(part: Uint8Array): void {
+    if (part.length === 0) return;
+    if (skipping) {
+      skippedBytes += part.length;
+      return;
+    }
+    // +1 tolerates the `\r` of a `\r\n` terminator that may still be in flight.
+    if (pendingBytes + part.length > maxFrameBytes + 1) {
+      skipping = true;
+      skippedBytes = pendingBytes + part.length;
+      pending = [];
+      pendingBytes = 0;
+      return;
+    }
+    // Copy: the caller may reuse the chunk's memory (Node does for some streams).
+    pending.push(part.slice());
+    pendingBytes += part.length;
+  }
+
+  return {
+    push(chunk) {
+      const out: FrameItem[] = [];
+      let start = 0;
+      for (;;) {
+        const end = chunk.indexOf(NEWLINE, start);
+        if (end === -1) break;
+        finishLine(chunk.subarray(start, end), out);
+        start = end + 1;
+      }
+      keepPartial(chunk.subarray(start));
+      return out;
+    },
+    get bufferedBytes() {
+      return pendingBytes;
+    },
+  };
+}
+
+function concat(parts: Uint8Array[], partsBytes: number, tail: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(partsBytes + tail.length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  joined.set(tail, offset);
+  return joined;
+}
+
+/** Serializes one message as a frame. JSON.stringify escapes `\n`, so a frame is one line. */
+export function encodeFrame(message: unknown): Uint8Array {
+  return utf8.encode(`${JSON.stringify(message)}\n`);
+}
+
+// TextEncoder is stateless, so one shared instance is not mutable shared state.
+const utf8 = new TextEncoder();
