@@ -7,7 +7,8 @@
  * LLM_TRANSPORT_UNAVAILABLE (429/5xx/network/timeout after the retry budget is spent),
  * LLM_NO_TOOL_CALL (a forced tool call came back without one), LLM_BAD_TOOL_ARGUMENTS
  * (arguments are not valid JSON; the raw string is kept in data), LLM_NOT_CONFIGURED
- * (no provider/key), LLM_ABORTED (the caller's AbortSignal fired).
+ * (no provider/key), LLM_ABORTED (the caller's AbortSignal fired), LLM_BAD_RESPONSE (the
+ * provider answered 2xx with a body that does not follow its protocol).
  */
 
 /** Wire protocol a provider speaks. */
@@ -69,6 +70,21 @@ export interface LlmRequest {
   signal?: AbortSignal;
   /** Label for logs/usage (e.g. "vision.turn", "review.frame"). */
   purpose?: string;
+  /**
+   * Retry time budget shared by all calls of one run (create it with createRetryBudget from
+   * electron/platform/llm). Without it each call gets a fresh budget of retry.totalBudgetMs.
+   */
+  retryBudget?: RetryBudget;
+}
+
+/**
+ * Time left for retries in one run. Backoff waits (including Retry-After) are only taken when
+ * they fit in what remains; once it is spent, calls fail with LLM_TRANSPORT_UNAVAILABLE after
+ * their first failed attempt instead of waiting.
+ */
+export interface RetryBudget {
+  /** Milliseconds still available (never negative). */
+  remainingMs(): number;
 }
 
 /** A tool call as returned: the raw arguments string exactly as the provider sent it. */

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
+import { accumulateChatStream, chatStopReason, chatUsageSchema } from './chatCompletionsStream';
+import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
+import { imageDataUrl, jsonHeaders, joinedText, parseReplyBody } from './wireHelpers';
+
+const PROTOCOL = 'chat-completions';
+
+/** Maps one LlmMessage to Chat Completions messages (tool results become role "tool" messages). */
+function toChatMessages(message: LlmMessage): Record<string, unknown>[] {
+  if (message.role === 'assistant') {
+    const toolCalls = message.content.flatMap((p) =>
+      p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }] : [],
+    );
+    const text = joinedText(message.content);
+    return [{ role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
+  }
+  // Tool results must directly follow the assistant turn that made the calls.
+  const toolMessages = message.content.flatMap((p) =>
+    p.type === 'tool_result' ? [{ role: 'tool', tool_call_id: p.toolCallId, content: p.isError ? `ERROR: ${p.content}` : p.content }] : [],
+  );
+  const userParts = message.content.flatMap((p): Record<string, unknown>[] => {
+    if (p.type === 'text') return [{ type: 'text', text: p.text }];
+    if (p.type === 'image') return [{ type: 'image_url', image_url: { url: imageDataUrl(p) } }];
+    return [];
+  });
+  return userParts.length > 0 ? [...toolMessages, { role: 'user', content: userParts }] : toolMessages;
+}
+
+function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
+  const stream = provider.forceStreaming === true;
+  const messages = [
+    ...(request.system ? [{ role: 'system', content: request.system }] : []),
+    ...request.messages.flatMap(toChatMessages),
+  ];
+  const tools = request.tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const choice = request.toolChoice;
+  const body: Record<string, unknown> = {
+    model: provider.model,
+    messages,
+    ...(tools && tools.length > 0 ? { tools, tool_choice: choice === undefined || choice === 'auto' ? 'auto' : { type: 'function', function: { name: choice.name } } } : {}),
+    ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  };
+  const headers = jsonHeaders(provider.headers);
+  if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
+  if (stream) headers['accept'] = 'text/event-stream';
+  return { path: '/chat/completions', headers, body, stream };
+}
+
+const replySchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        finish_reason: z.string().nullish(),
+        message: z.object({
+          content: z.string().nullish(),
+          tool_calls: z
+            .array(z.object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.string() }) }))
+            .nullish(),
+        }),
+      }),
+    )
+    .min(1),
+  usage: chatUsageSchema,
+});
+
+function parseBody(bodyText: string): ProviderReply {
+  const reply = parseReplyBody(PROTOCOL, bodyText, replySchema);
+  const choice = reply.choices[0]!;
+  return {
+    text: choice.message.content ?? '',
+    toolCalls: (choice.message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, rawArguments: c.function.arguments })),
+    stopReason: chatStopReason(choice.finish_reason),
+    ...(reply.usage?.prompt_tokens !== undefined ? { promptTokens: reply.usage.prompt_tokens } : {}),
+    ...(reply.usage?.completion_tokens !== undefined ? { completionTokens: reply.usage.completion_tokens } : {}),
+  };
+}
+
+/** Chat Completions (OpenAI-compatible gateways: Qwen, Kimi, DeepSeek, Zhipu, Ollama, vLLM...). */
+export const chatCompletionsAdapter: ProtocolAdapter = { buildRequest, parseBody, parseStream: accumulateChatStream };

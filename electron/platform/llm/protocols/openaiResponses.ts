@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
+import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
+import { imageDataUrl, jsonHeaders, joinedText, parseReplyBody } from './wireHelpers';
+
+const PROTOCOL = 'openai-responses';
+
+/** Maps one LlmMessage to Responses input items (tool calls/results are their own items). */
+function toInputItems(message: LlmMessage): Record<string, unknown>[] {
+  if (message.role === 'assistant') {
+    const text = joinedText(message.content);
+    const calls = message.content.flatMap((p) =>
+      p.type === 'tool_call' ? [{ type: 'function_call', call_id: p.id, name: p.name, arguments: p.arguments }] : [],
+    );
+    return [...(text !== '' ? [{ role: 'assistant', content: text }] : []), ...calls];
+  }
+  const outputs = message.content.flatMap((p) =>
+    p.type === 'tool_result' ? [{ type: 'function_call_output', call_id: p.toolCallId, output: p.isError ? `ERROR: ${p.content}` : p.content }] : [],
+  );
+  const parts = message.content.flatMap((p): Record<string, unknown>[] => {
+    if (p.type === 'text') return [{ type: 'input_text', text: p.text }];
+    if (p.type === 'image') return [{ type: 'input_image', image_url: imageDataUrl(p), detail: 'auto' }];
+    return [];
+  });
+  return parts.length > 0 ? [...outputs, { role: 'user', content: parts }] : outputs;
+}
+
+function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
+  const tools = request.tools?.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const choice = request.toolChoice;
+  const forced = choice !== undefined && choice !== 'auto';
+  const body: Record<string, unknown> = {
+    model: provider.model,
+    input: request.messages.flatMap(toInputItems),
+    // Conversations live in our SQLite store; nothing is left on the provider's side.
+    store: false,
+    ...(request.system ? { instructions: request.system } : {}),
+    ...(tools && tools.length > 0 ? { tools, tool_choice: forced ? { type: 'function', name: choice.name } : 'auto' } : {}),
+    ...(forced ? { parallel_tool_calls: false } : {}),
+    ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+  };
+  const headers = jsonHeaders(provider.headers);
+  if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
+  return { path: '/responses', headers, body, stream: false };
+}
+
+const replySchema = z.object({
+  status: z.string().nullish(),
+  incomplete_details: z.object({ reason: z.string().nullish() }).nullish(),
+  output: z.array(
+    z.union([
+      z.object({ type: z.literal('message'), content: z.array(z.object({ type: z.string(), text: z.string().nullish() })) }),
+      z.object({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string() }),
+      // Reasoning summaries and built-in tool items carry nothing the gateway returns.
+      z.object({ type: z.string() }),
+    ]),
+  ),
+  usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional() }).nullish(),
+});
+
+function parseBody(bodyText: string): ProviderReply {
+  const reply = parseReplyBody(PROTOCOL, bodyText, replySchema);
+  const text: string[] = [];
+  const toolCalls: ProviderReply['toolCalls'] = [];
+  for (const item of reply.output) {
+    if ('content' in item) for (const c of item.content) if (c.type === 'output_text' && c.text) text.push(c.text);
+    if ('call_id' in item) toolCalls.push({ id: item.call_id, name: item.name, rawArguments: item.arguments });
+  }
+  const truncated = reply.status === 'incomplete' && reply.incomplete_details?.reason === 'max_output_tokens';
+  return {
+    text: text.join(''),
+    toolCalls,
+    stopReason: truncated ? 'max_tokens' : toolCalls.length > 0 ? 'tool_call' : reply.status === 'completed' ? 'end' : 'other',
+    ...(reply.usage?.input_tokens !== undefined ? { promptTokens: reply.usage.input_tokens } : {}),
+    ...(reply.usage?.output_tokens !== undefined ? { completionTokens: reply.usage.output_tokens } : {}),
+  };
+}
+
+/** OpenAI Responses API (POST /responses). */
+export const openaiResponsesAdapter: ProtocolAdapter = { buildRequest, parseBody };

@@ -1,0 +1,3 @@
+export { startScriptedProvider } from './server';
+export type { CapturedRequest, Script, ScriptedProvider, ScriptedProviderOptions, ScriptReply, ScriptStep, ScriptUsage } from './types';
+export { createFakeClock, type FakeClock } from './fakeClock';

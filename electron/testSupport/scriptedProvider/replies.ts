@@ -1,0 +1,124 @@
+import type { ScriptStep } from './types';
+
+/** A successful scripted reply, protocol-neutral. */
+export interface NeutralReply {
+  text: string;
+  toolCall?: { id: string; name: string; arguments: string };
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Resolves a text/tool step into a neutral reply with ids and default usage. */
+export function neutralReply(step: ScriptStep, requestBytes: number, sequence: number): NeutralReply {
+  const text = 'text' in step && typeof step.text === 'string' ? step.text : '';
+  const toolCall =
+    'toolCall' in step
+      ? {
+          id: step.toolCall.id ?? `call_${sequence}`,
+          name: step.toolCall.name,
+          arguments: typeof step.toolCall.arguments === 'string' ? step.toolCall.arguments : JSON.stringify(step.toolCall.arguments),
+        }
+      : undefined;
+  const outputLength = text.length + (toolCall?.arguments.length ?? 0);
+  return {
+    text,
+    ...(toolCall ? { toolCall } : {}),
+    promptTokens: step.usage?.promptTokens ?? Math.ceil(requestBytes / 4),
+    completionTokens: step.usage?.completionTokens ?? Math.ceil(outputLength / 4),
+  };
+}
+
+/** OpenAI Responses body. */
+export function responsesBody(reply: NeutralReply, model: string, sequence: number): string {
+  const output: unknown[] = [];
+  if (reply.text) output.push({ type: 'message', id: `msg_${sequence}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] });
+  if (reply.toolCall) {
+    output.push({ type: 'function_call', id: `fc_${sequence}`, call_id: reply.toolCall.id, name: reply.toolCall.name, arguments: reply.toolCall.arguments, status: 'completed' });
+  }
+  return JSON.stringify({
+    id: `resp_${sequence}`,
+    object: 'response',
+    status: 'completed',
+    model,
+    output,
+    usage: { input_tokens: reply.promptTokens, output_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens },
+  });
+}
+
+/** Chat Completions body (non-streamed). */
+export function chatBody(reply: NeutralReply, model: string, sequence: number): string {
+  const toolCalls = reply.toolCall ? [{ id: reply.toolCall.id, type: 'function', function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }] : undefined;
+  return JSON.stringify({
+    id: `chatcmpl_${sequence}`,
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.text === '' && toolCalls ? null : reply.text, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        finish_reason: toolCalls ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens },
+  });
+}
+
+/** Splits a string into chunks of `size` characters (at least one chunk, possibly empty). */
+function chunks(value: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < value.length; i += size) out.push(value.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Chat Completions SSE events: role delta, text deltas, the tool call's id+name then its
+ * arguments in `chunkSize` pieces, finish_reason, usage when asked for, then [DONE].
+ */
+export function chatStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number, includeUsage: boolean): string[] {
+  const frame = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
+    JSON.stringify({ id: `chatcmpl_${sequence}`, object: 'chat.completion.chunk', created: 0, model, choices, ...extra });
+  const delta = (d: Record<string, unknown>, finish: string | null = null): string => frame([{ index: 0, delta: d, finish_reason: finish }]);
+  const events = [delta({ role: 'assistant', content: '' })];
+  for (const piece of chunks(reply.text, chunkSize)) events.push(delta({ content: piece }));
+  if (reply.toolCall) {
+    events.push(delta({ tool_calls: [{ index: 0, id: reply.toolCall.id, type: 'function', function: { name: reply.toolCall.name, arguments: '' } }] }));
+    for (const piece of chunks(reply.toolCall.arguments, chunkSize)) events.push(delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+  }
+  events.push(delta({}, reply.toolCall ? 'tool_calls' : 'stop'));
+  if (includeUsage) {
+    events.push(frame([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens } }));
+  }
+  events.push('[DONE]');
+  return events;
+}
+
+/**
+ * Anthropic Messages body. The tool input is spliced in as raw text so unusual whitespace and
+ * key order reach the client byte-for-byte, as a real provider's serialization would.
+ */
+export function anthropicBody(reply: NeutralReply, model: string, sequence: number): string {
+  const placeholder = `"__scripted_input_${sequence}__"`;
+  const content: unknown[] = [];
+  if (reply.text) content.push({ type: 'text', text: reply.text });
+  if (reply.toolCall) content.push({ type: 'tool_use', id: reply.toolCall.id, name: reply.toolCall.name, input: JSON.parse(placeholder) });
+  const body = JSON.stringify({
+    id: `msg_${sequence}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: reply.toolCall ? 'tool_use' : 'end_turn',
+    usage: { input_tokens: reply.promptTokens, output_tokens: reply.completionTokens },
+  });
+  // A replacer function, because a replacement string would interpret `$&` patterns in the arguments.
+  const raw = reply.toolCall?.arguments;
+  return raw === undefined ? body : body.replace(placeholder, () => raw);
+}
+
+/** Default error body in the shape each protocol uses. */
+export function errorBody(protocol: 'openai' | 'anthropic', status: number, message: string): string {
+  return protocol === 'anthropic'
+    ? JSON.stringify({ type: 'error', error: { type: status === 401 ? 'authentication_error' : 'api_error', message } })
+    : JSON.stringify({ error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: null } });
+}

@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropicBody, chatBody, chatStreamEvents, errorBody, neutralReply, responsesBody } from './replies';
+import type { CapturedRequest, ScriptedProvider, ScriptedProviderOptions, ScriptStep } from './types';
+
+type Endpoint = 'responses' | 'chat' | 'anthropic';
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  '/v1/responses': 'responses',
+  '/v1/chat/completions': 'chat',
+  '/v1/messages': 'anthropic',
+};
+
+const DEFAULT_CHUNK_SIZE = 5;
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of req) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
+function capture(req: IncomingMessage, raw: Buffer, apiKey: string | undefined): CapturedRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name === 'authorization' || name === 'x-api-key' || value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const bearer = req.headers.authorization?.replace(/^Bearer\s+/i, '');
+  const xKey = req.headers['x-api-key'];
+  const sent = bearer ?? (typeof xKey === 'string' ? xKey : undefined);
+  let body: unknown;
+  try {
+    body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return {
+    method: req.method ?? 'GET',
+    path: (req.url ?? '/').split('?')[0] ?? '/',
+    headers,
+    auth: bearer !== undefined ? 'bearer' : sent !== undefined ? 'x-api-key' : null,
+    authMatched: apiKey !== undefined && sent === apiKey,
+    body,
+    bodyBytes: raw.length,
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: string, extraHeaders: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extraHeaders });
+  res.end(body);
+}
+
+/**
+ * Starts the scripted LLM provider: real HTTP on 127.0.0.1 with an ephemeral port, speaking
+ * OpenAI Responses (POST /v1/responses), Chat Completions (POST /v1/chat/completions, with
+ * stream:true as SSE in small chunks) and Anthropic Messages (POST /v1/messages), plus
+ * GET /v1/models. Replies come from `script`; every request is captured (without credential
+ * values). An exhausted step list answers 400 so a test that under-scripts fails loudly
+ * instead of retrying. Test support only.
+ */
+export async function startScriptedProvider(options: ScriptedProviderOptions): Promise<ScriptedProvider> {
+  const requests: CapturedRequest[] = [];
+  const model = options.model ?? 'scripted-model';
+  let stepIndex = 0;
+
+  async function nextStep(request: CapturedRequest): Promise<ScriptStep | undefined> {
+    const index = stepIndex++;
+    if (typeof options.script === 'function') return options.script(request, index);
+    return options.script[index];
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const request = capture(req, raw, options.apiKey);
+    requests.push(request);
+    const endpoint = ENDPOINTS[request.path];
+    const flavour = endpoint === 'anthropic' ? 'anthropic' : 'openai';
+
+    if (request.method === 'GET' && request.path === '/v1/models') {
+      sendJson(res, 200, JSON.stringify({ object: 'list', data: [{ id: model, object: 'model', owned_by: 'scripted' }] }));
+      return;
+    }
+    if (request.method !== 'POST' || !endpoint) {
+      sendJson(res, 404, errorBody(flavour, 404, `No route ${request.method} ${request.path}`));
+      return;
+    }
+    if (options.apiKey !== undefined && !request.authMatched) {
+      sendJson(res, 401, errorBody(flavour, 401, 'Invalid API key.'));
+      return;
+    }
+    const step = await nextStep(request);
+    if (!step) {
+      sendJson(res, 400, errorBody(flavour, 400, `scripted provider: script exhausted after ${stepIndex - 1} step(s)`));
+      return;
+    }
+    if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+    if ('dropConnection' in step) {
+      req.socket.destroy();
+      return;
+    }
+    if ('error' in step) {
+      const { status, body, retryAfter } = step.error;
+      const text = body === undefined ? errorBody(flavour, status, `scripted error ${status}`) : typeof body === 'string' ? body : JSON.stringify(body);
+      sendJson(res, status, text, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+      return;
+    }
+    const wantsStream = typeof request.body === 'object' && request.body !== null && (request.body as Record<string, unknown>)['stream'] === true;
+    const reply = neutralReply(step, raw.length, requests.length);
+    if (wantsStream && endpoint !== 'chat') {
+      sendJson(res, 400, errorBody(flavour, 400, 'scripted provider streams Chat Completions only'));
+      return;
+    }
+    if (wantsStream) {
+      const streamOptions = (request.body as Record<string, unknown>)['stream_options'] as Record<string, unknown> | undefined;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const event of chatStreamEvents(reply, model, requests.length, step.chunkSize ?? DEFAULT_CHUNK_SIZE, streamOptions?.['include_usage'] === true)) {
+        res.write(`data: ${event}\n\n`);
+        // Yield between events so they leave as separate TCP writes, as a real stream does.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      res.end();
+      return;
+    }
+    const body =
+      endpoint === 'responses' ? responsesBody(reply, model, requests.length) : endpoint === 'chat' ? chatBody(reply, model, requests.length) : anthropicBody(reply, model, requests.length);
+    sendJson(res, 200, body);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A script function that throws is a test bug: answer 400 (not retried) with its message.
+      if (!res.headersSent) sendJson(res, 400, errorBody('openai', 400, `scripted provider: ${error instanceof Error ? error.message : String(error)}`));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    apiBaseUrl: `${baseUrl}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+/** Token counts a step reports; defaults are derived from body/reply lengths (~4 chars/token). */
+export interface ScriptUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+/** A reply the scripted provider gives, in whichever protocol the request used. */
+export type ScriptReply =
+  | { text: string }
+  | {
+      /** `arguments` as a string is sent byte-for-byte; an object is JSON.stringify'd. */
+      toolCall: { name: string; arguments: string | Record<string, unknown>; id?: string };
+      /** Optional text sent before the tool call. */
+      text?: string;
+    }
+  | { error: { status: number; body?: unknown; retryAfter?: string | number } }
+  | { dropConnection: true };
+
+/** One scripted step: a reply, optionally after a delay, with optional usage numbers. */
+export type ScriptStep = ScriptReply & {
+  /** Wait this long before answering (for timeout tests). */
+  delayMs?: number;
+  usage?: ScriptUsage;
+  /** Streamed replies: characters per chunk of text and tool arguments (default 5). */
+  chunkSize?: number;
+};
+
+/** A request as the server saw it. Credentials are never stored, only whether one was sent. */
+export interface CapturedRequest {
+  method: string;
+  path: string;
+  /** Lower-cased headers without `authorization` and `x-api-key`. */
+  headers: Record<string, string>;
+  /** Which credential header was present, if any. */
+  auth: 'bearer' | 'x-api-key' | null;
+  /** True when a key was required (option `apiKey`) and the one sent matched it. */
+  authMatched: boolean;
+  /** Parsed JSON body (undefined for GET or a non-JSON body). */
+  body: unknown;
+  /** Body size in bytes as received. */
+  bodyBytes: number;
+}
+
+/** Steps consumed in order (across endpoints), or a function choosing the step per request. */
+export type Script = ScriptStep[] | ((request: CapturedRequest, index: number) => ScriptStep | Promise<ScriptStep>);
+
+export interface ScriptedProviderOptions {
+  script: Script;
+  /** When set, requests must carry this key (Bearer or x-api-key) or get a 401. */
+  apiKey?: string;
+  /** Model id listed by GET /v1/models and echoed in replies (default "scripted-model"). */
+  model?: string;
+}
+
+export interface ScriptedProvider {
+  /** http://127.0.0.1:<port> (ephemeral port). */
+  baseUrl: string;
+  /** `${baseUrl}/v1` — what a provider config's baseUrl should be. */
+  apiBaseUrl: string;
+  /** Every request received, in order. */
+  requests: CapturedRequest[];
+  close(): Promise<void>;
+}
