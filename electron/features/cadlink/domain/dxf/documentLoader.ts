@@ -1,17 +1,15 @@
-import { parseEntity } from './entityParser';
+import { readBlocks, readEntityList } from './entityList';
+import { assembleLayouts, readLayoutObjects } from './layouts';
 import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
 import type { DxfProblem, TagReadResult, TagStream } from './tags';
 import { decodeDxfEscapes, type MbcsDecoder } from './textEscapes';
-import { TagView } from './tagView';
+import { nextZero, TagView } from './tagView';
 
 export interface LoadOptions {
   /** Code page name reported by get_drawing_info ($DWGCODEPAGE, or UTF-8 for R2007+). */
   codePage: string;
   decodeMbcs?: MbcsDecoder;
 }
-
-/** Entities that belong to the entity before them (INSERT attributes, POLYLINE vertices). */
-const CHILD_TYPES = new Set(['ATTRIB', 'VERTEX', 'SEQEND']);
 
 /**
  * Builds the document model from a tag stream. Structure damage (missing ENDSEC, blocks
@@ -74,12 +72,6 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   for (const layout of doc.layouts) indexHandles(layout.entities, doc.entitiesByHandle);
   for (const block of doc.blocks.values()) indexHandles(block.entities, doc.entitiesByHandle);
   return doc;
-}
-
-function nextZero(tags: TagStream, from: number, end: number): number {
-  let i = from;
-  while (i < end && tags.codes[i] !== 0) i++;
-  return i;
 }
 
 /** Index of the ENDSEC that closes a section, or of the next SECTION/EOF when it is missing. */
@@ -146,43 +138,9 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
   }
 }
 
-/** Reads consecutive entities in [start, end), attaching ATTRIB/VERTEX children to their parent. */
-export function readEntityList(tags: TagStream, start: number, end: number, decode?: MbcsDecoder): DxfEntity[] {
-  const entities: DxfEntity[] = [];
-  let i = tags.codes[start] === 0 ? start : nextZero(tags, start, end);
-  while (i < end) {
-    const next = nextZero(tags, i + 1, end);
-    const entity = parseEntity(tags, i, next, decode);
-    i = next;
-    if (entity.type === 'INSERT' || entity.type === 'POLYLINE') {
-      const children: DxfEntity[] = [];
-      while (i < end && CHILD_TYPES.has((tags.values[i] as string).trim())) {
-        const childEnd = nextZero(tags, i + 1, end);
-        const child = parseEntity(tags, i, childEnd, decode);
-        i = childEnd;
-        if (child.type === 'SEQEND') break;
-        children.push(child);
-      }
-      entity.tagEnd = i;
-      attachChildren(entity, children);
-    } else if (CHILD_TYPES.has(entity.type)) {
-      continue; // orphan ATTRIB/VERTEX/SEQEND: part of nothing we can draw
-    }
-    entities.push(entity);
-  }
-  return entities;
-}
-
-function attachChildren(parent: DxfEntity, children: DxfEntity[]): void {
-  const g = parent.geometry;
-  if (g.kind === 'insert') g.attribs = children.filter((c) => c.type === 'ATTRIB');
-  else if (g.kind === 'polyline') {
-    for (const child of children) {
-      const flags = new TagView({ codes: [], values: [] }, 0, 0);
-      void flags;
-      const vg = child.geometry;
-      if (child.type !== 'VERTEX' || vg.kind !== 'other') continue;
-    }
-    g.vertices = children.filter((c) => c.type === 'VERTEX').map((c) => vertexOf(c));
+function indexHandles(entities: DxfEntity[], index: Map<string, DxfEntity>): void {
+  for (const entity of entities) {
+    if (entity.handle) index.set(entity.handle.toUpperCase(), entity);
+    if (entity.geometry.kind === 'insert') indexHandles(entity.geometry.attribs, index);
   }
 }

@@ -29,6 +29,8 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'line', a: v.point(10), b: v.point(11), z1: v.num(30), z2: v.num(31) };
     case 'POINT':
       return { kind: 'point', at: v.point(10) };
+    case 'VERTEX':
+      return { kind: 'vertex', at: v.point(10), bulge: v.num(42), flags: v.num(70) };
     case 'CIRCLE':
       return { kind: 'circle', center: v.point(10), radius: v.num(40) };
     case 'ARC':

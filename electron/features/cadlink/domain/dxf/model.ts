@@ -56,6 +56,7 @@ export interface InsertGeometry {
 export type DxfGeometry =
   | { kind: 'line'; a: Vec2; b: Vec2; z1: number; z2: number }
   | { kind: 'point'; at: Vec2 }
+  | { kind: 'vertex'; at: Vec2; bulge: number; flags: number }
   | { kind: 'circle'; center: Vec2; radius: number }
   | { kind: 'arc'; center: Vec2; radius: number; startAngle: number; endAngle: number }
   | { kind: 'ellipse'; center: Vec2; majorAxis: Vec2; ratio: number; startParam: number; endParam: number }

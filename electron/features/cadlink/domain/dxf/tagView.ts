@@ -57,3 +57,10 @@ export function numberAt(tags: TagStream, i: number): number {
   const value = Number.parseFloat(tags.values[i] as string);
   return Number.isFinite(value) ? value : 0;
 }
+
+/** Index of the next tag with group code 0 (the start of the next entity/object) at or after `from`. */
+export function nextZero(tags: TagStream, from: number, end: number): number {
+  let i = from;
+  while (i < end && tags.codes[i] !== 0) i++;
+  return i;
+}
