@@ -1,0 +1,117 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshotPath } from './support/browser';
+import { startHost, tempDataDir, type RunningHost } from './support/host';
+
+let browser: Browser;
+const hosts: RunningHost[] = [];
+
+async function host(options?: Parameters<typeof startHost>[0]): Promise<RunningHost> {
+  const h = await startHost(options);
+  hosts.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()));
+});
+
+describe('browser mode shell', () => {
+  it('prints exactly one ready line on stdout and serves the shell with the token', async () => {
+    const h = await host();
+    expect(h.stdoutLines).toHaveLength(1);
+    const page = await browser.newPage();
+    await page.goto(h.url);
+    await expect.poll(() => page.getByTestId('status-transport').textContent()).toBe('Browser mode');
+    for (const area of ['images', 'review', 'generate', 'settings'] as const) {
+      await page.getByTestId(`nav-${area}`).click();
+      await page.getByTestId(`view-${area}`).waitFor();
+      await page.screenshot({ path: screenshotPath(`shell-${area}`) });
+    }
+    await page.close();
+  });
+
+  it('refuses the page, the assets and the IPC socket without the right token', async () => {
+    const h = await host();
+    const noToken = await fetch(`${h.origin}/`);
+    expect(noToken.status).toBe(403);
+    const wrongToken = await fetch(`${h.origin}/?token=${'0'.repeat(64)}`);
+    expect(wrongToken.status).toBe(403);
+    const asset = await fetch(`${h.origin}/index.html`);
+    expect(asset.status).toBe(403);
+
+    const page = await browser.newPage();
+    const response = await page.goto(`${h.origin}/?token=deadbeef`);
+    expect(response?.status()).toBe(403);
+    expect(await page.textContent('body')).toContain('missing or wrong access token');
+    const socketRefused = await page.evaluate(
+      (origin) =>
+        new Promise<boolean>((resolve) => {
+          const ws = new WebSocket(`${origin.replace('http', 'ws')}/ipc`);
+          ws.onopen = () => resolve(false);
+          ws.onerror = () => resolve(true);
+        }),
+      h.origin,
+    );
+    expect(socketRefused).toBe(true);
+    await page.close();
+  });
+
+  it('keeps a provider added in Settings across a restart of the host', async () => {
+    const dataDir = tempDataDir();
+    const first = await host({ dataDir });
+    const page = await browser.newPage();
+    await page.goto(first.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('provider-add').click();
+    await page.getByTestId('provider-preset').selectOption('deepseek');
+    await page.getByTestId('provider-save').click();
+    await page.getByTestId('provider-deepseek').waitFor();
+    await page.getByTestId('role-reviewer').selectOption({ label: 'DeepSeek · deepseek-chat' });
+    await page.screenshot({ path: screenshotPath('settings-provider-added') });
+    await first.stop();
+
+    const second = await host({ dataDir });
+    await page.goto(second.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('provider-deepseek').waitFor();
+    expect(await page.getByTestId('provider-deepseek').textContent()).toContain('https://api.deepseek.com/v1');
+    expect(await page.getByTestId('role-reviewer').inputValue()).toContain('deepseek-chat');
+    await page.close();
+  });
+
+  it('switches the interface to Simplified Chinese and keeps that choice', async () => {
+    const dataDir = tempDataDir();
+    const h = await host({ dataDir });
+    const page = await browser.newPage();
+    await page.goto(h.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('locale-zh-CN').click();
+    await expect.poll(() => page.getByTestId('nav-settings').textContent()).toContain('设置');
+    await page.screenshot({ path: screenshotPath('settings-zh-CN') });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('nav-review').textContent()).toContain('审图');
+    await page.close();
+  });
+
+  it('shows a typed error in the banner when the host goes away', async () => {
+    const h = await host();
+    const page = await browser.newPage();
+    await page.goto(h.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('settings-view').waitFor();
+    await h.stop();
+    await page.getByTestId('locale-en').click();
+    const banner = page.getByTestId('error-banner');
+    await banner.waitFor();
+    expect(await banner.getAttribute('data-code')).toBe('IPC_DISCONNECTED');
+    await page.screenshot({ path: screenshotPath('banner-disconnected') });
+    await page.close();
+  });
+});

@@ -1,0 +1,29 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import type { AppBridge, ChannelName } from '../../shared/ipc/channels';
+import { IPC_PREFIX } from '../../shared/ipc/channels';
+
+// The renderer gets exactly one typed method per channel and an event subscription; never
+// ipcRenderer itself. `satisfies AppBridge` makes a missing or extra channel a type error.
+const invoke = (channel: ChannelName) => (input: unknown) => ipcRenderer.invoke(`${IPC_PREFIX}${channel}`, input);
+
+const bridge = {
+  getAppInfo: invoke('getAppInfo'),
+  getSettings: invoke('getSettings'),
+  setLocale: invoke('setLocale'),
+  saveProvider: invoke('saveProvider'),
+  deleteProvider: invoke('deleteProvider'),
+  setRoleModel: invoke('setRoleModel'),
+  setGeneral: invoke('setGeneral'),
+  testProvider: invoke('testProvider'),
+  on(event: string, listener: (payload: never) => void) {
+    const handler = (_e: unknown, message: { event: string; payload: unknown }) => {
+      if (message.event === event) listener(message.payload as never);
+    };
+    ipcRenderer.on(`${IPC_PREFIX}event`, handler);
+    return () => {
+      ipcRenderer.removeListener(`${IPC_PREFIX}event`, handler);
+    };
+  },
+} satisfies AppBridge;
+
+contextBridge.exposeInMainWorld('cadsight', bridge);

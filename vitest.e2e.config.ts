@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end journeys: the built app in browser mode driven by Playwright in Debian Chromium,
+// and the Electron journey when a binary exists. Run after `npm run build`.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    environment: 'node',
+    include: ['e2e/**/*.e2e.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
