@@ -1,0 +1,28 @@
+import { useEffect, type ReactNode } from 'react';
+import { AppShell } from './shell/AppShell';
+import { useApp } from './store/StoreContext';
+import type { ViewId } from './store/types';
+import { ComingSoon } from './views/placeholder/ComingSoon';
+import { SettingsView } from './views/settings/SettingsView';
+
+/** Each area's root view. A slice replaces its ComingSoon panel when it lands. */
+const views: Record<ViewId, () => ReactNode> = {
+  images: () => <ComingSoon area="nav.images" body="comingSoon.images" />,
+  review: () => <ComingSoon area="nav.review" body="comingSoon.review" />,
+  generate: () => <ComingSoon area="nav.generate" body="comingSoon.generate" />,
+  settings: () => <SettingsView />,
+};
+
+export function App() {
+  const loadAppInfo = useApp((s) => s.loadAppInfo);
+  const loadSettings = useApp((s) => s.loadSettings);
+  const locale = useApp((s) => s.locale);
+  useEffect(() => {
+    void loadAppInfo();
+    void loadSettings();
+  }, [loadAppInfo, loadSettings]);
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
+  return <AppShell views={views} />;
+}

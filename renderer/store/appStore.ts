@@ -1,0 +1,21 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppBridge } from '../../shared/ipc/channels';
+import type { Locale } from '../i18n/messages';
+import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
+import { createShellSlice, type ShellSlice } from './shellSlice';
+
+/** The one renderer store, composed of typed slices (each feature view adds its slice here). */
+export type AppState = ShellSlice & SettingsSlice;
+
+export type AppStore = StoreApi<AppState>;
+
+/** Creates the store around an injected bridge (no module-level singleton: tests make their own). */
+export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppStore {
+  return createStore<AppState>()((set, get) => {
+    const context = { set, get, bridge };
+    return {
+      ...createShellSlice(context, initialLocale),
+      ...createSettingsSlice(context),
+    };
+  });
+}

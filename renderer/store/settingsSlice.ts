@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import type { providerInputSchema, settingsViewSchema } from '../../shared/ipc/contracts/platform';
+import type { AppErrorData } from '../../shared/errors';
+import type { AppState } from './appStore';
+import type { SliceContext } from './types';
+
+export type SettingsView = z.output<typeof settingsViewSchema>;
+export type ProviderInput = z.input<typeof providerInputSchema>;
+export type RoleName = 'vision' | 'author' | 'reviewer';
+
+export type ProviderTestState =
+  | { status: 'running' }
+  | { status: 'ok'; model: string; latencyMs: number }
+  | { status: 'failed'; error: AppErrorData };
+
+/** Settings as the main side reports them (keys only as `keyConfigured`). */
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  providerTests: Record<string, ProviderTestState>;
+  loadSettings(): Promise<void>;
+  changeLocale(locale: SettingsView['locale']): Promise<void>;
+  /** Returns the error instead of reporting it, so the form can show it next to the fields. */
+  saveProvider(input: ProviderInput): Promise<AppErrorData | null>;
+  deleteProvider(id: string): Promise<void>;
+  setRoleModel(role: RoleName, value: { providerId: string; model: string } | null): Promise<void>;
+  saveCad(host: string, port: number): Promise<void>;
+  testProvider(id: string): Promise<void>;
+}
+
+export function createSettingsSlice({ set, get, bridge }: SliceContext<AppState>): SettingsSlice {
+  const apply = (settings: SettingsView | undefined): void => {
+    if (settings) set({ settings, locale: settings.locale });
+  };
+  return {
+    settings: null,
+    providerTests: {},
+    async loadSettings() {
+      apply(get().unwrap(await bridge.getSettings({})));
+    },
+    async changeLocale(locale) {
+      apply(get().unwrap(await bridge.setLocale({ locale })));
+    },
+    async saveProvider(input) {
+      const result = await bridge.saveProvider(input);
+      if (!result.ok) return result.error;
+      apply(result.value);
+      return null;
+    },
+    async deleteProvider(id) {
+      apply(get().unwrap(await bridge.deleteProvider({ id })));
+    },
+    async setRoleModel(role, value) {
+      apply(get().unwrap(await bridge.setRoleModel({ role, value })));
+    },
+    async saveCad(host, port) {
+      apply(get().unwrap(await bridge.setGeneral({ cad: { host, port } })));
+    },
+    async testProvider(id) {
+      set((s) => ({ providerTests: { ...s.providerTests, [id]: { status: 'running' } } }));
+      const result = await bridge.testProvider({ id });
+      const state: ProviderTestState = result.ok
+        ? { status: 'ok', model: result.value.model, latencyMs: Math.round(result.value.latencyMs) }
+        : { status: 'failed', error: result.error };
+      set((s) => ({ providerTests: { ...s.providerTests, [id]: state } }));
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { AppErrorData, Result } from '../../shared/errors';
+import type { z } from 'zod';
+import type { appInfoSchema } from '../../shared/ipc/contracts/platform';
+import type { Locale } from '../i18n/messages';
+import type { AppState } from './appStore';
+import type { BannerEntry, SliceContext, ViewId } from './types';
+
+export type AppInfo = z.output<typeof appInfoSchema>;
+
+/** Navigation, language, app info and the error banner. */
+export interface ShellSlice {
+  view: ViewId;
+  locale: Locale;
+  appInfo: AppInfo | null;
+  banner: BannerEntry[];
+  navigate(view: ViewId): void;
+  setLocaleLocal(locale: Locale): void;
+  loadAppInfo(): Promise<void>;
+  /** Shows a typed error in the banner. */
+  reportError(error: AppErrorData, level?: BannerEntry['level']): void;
+  dismiss(id: number): void;
+  /** Unwraps a bridge Result: the value, or undefined after reporting the error to the banner. */
+  unwrap<T>(result: Result<T>): T | undefined;
+}
+
+export function createShellSlice({ set, get, bridge }: SliceContext<AppState>, initialLocale: Locale): ShellSlice {
+  let nextBannerId = 1;
+  return {
+    view: 'review',
+    locale: initialLocale,
+    appInfo: null,
+    banner: [],
+    navigate: (view) => set({ view }),
+    setLocaleLocal: (locale) => set({ locale }),
+    async loadAppInfo() {
+      const info = get().unwrap(await bridge.getAppInfo({}));
+      if (!info) return;
+      set({ appInfo: info });
+      for (const notice of info.startupNotices) get().reportError({ code: notice.code, message: notice.message, retryable: false }, 'warning');
+    },
+    reportError(error, level = 'error') {
+      const entry: BannerEntry = { id: nextBannerId++, level, error };
+      set((state) => ({ banner: [...state.banner.slice(-4), entry] }));
+    },
+    dismiss: (id) => set((state) => ({ banner: state.banner.filter((b) => b.id !== id) })),
+    unwrap(result) {
+      if (result.ok) return result.value;
+      get().reportError(result.error);
+      return undefined;
+    },
+  };
+}
