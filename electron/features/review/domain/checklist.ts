@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { AppError } from '../../../../shared/errors';
+import { canonicalJson, sha256Hex } from './sha256';
+
+/**
+ * The review checklist contract (zod mirror of resources/checklist/review_checklist.schema.json,
+ * which is generated from this file and checked by a test so the two cannot drift).
+ */
+
+export const severitySchema = z.enum(['blocking', 'major', 'minor', 'info']);
+export type Severity = z.infer<typeof severitySchema>;
+export const SEVERITIES: readonly Severity[] = severitySchema.options;
+
+const bilingualSchema = z.object({ zh: z.string().min(1).max(2000), en: z.string().min(1).max(2000) }).strict();
+
+/** Normalised title-block field keys (labels 图名/Title, 图号/Drawing No., ... map onto these). */
+export const titleFieldSchema = z.enum(['title', 'drawingNo', 'scale', 'designer', 'checker', 'date', 'revision']);
+export type TitleField = z.infer<typeof titleFieldSchema>;
+
+const sheetSizeSchema = z
+  .object({ name: z.string().min(1).max(40), width: z.number().positive(), height: z.number().positive() })
+  .strict();
+export type SheetSize = z.infer<typeof sheetSizeSchema>;
+
+/** Parameters of each deterministic rule; `rule` names the evaluator. */
+export const ruleParamsSchema = z.discriminatedUnion('rule', [
+  z.object({ rule: z.literal('zero_length') }).strict(),
+  z.object({ rule: z.literal('duplicate_entities') }).strict(),
+  z
+    .object({
+      rule: z.literal('layer_zero_geometry'),
+      /** Entity types allowed on layer 0 in model space (e.g. VIEWPORT). */
+      ignoreTypes: z.array(z.string().min(1).max(40)).max(50),
+    })
+    .strict(),
+  z
+    .object({
+      rule: z.literal('text_height_series'),
+      /** Paper heights in mm (GB/T 14691, ISO 3098: 2.5, 3.5, 5, 7, 10, 14, 20). */
+      series: z.array(z.number().positive()).min(1).max(30),
+      relativeTolerance: z.number().min(0).max(0.5),
+    })
+    .strict(),
+  z
+    .object({
+      rule: z.literal('dimension_override'),
+      relativeTolerance: z.number().min(0).max(0.5),
+      absoluteTolerance: z.number().min(0),
+    })
+    .strict(),
+  z.object({ rule: z.literal('title_block_fields'), requiredFields: z.array(titleFieldSchema).min(1).max(7) }).strict(),
+  z
+    .object({
+      rule: z.literal('sheet_size'),
+      /** Paper sizes in mm (portrait or landscape both accepted). */
+      sizes: z.array(sheetSizeSchema).min(1).max(60),
+      relativeTolerance: z.number().min(0).max(0.2),
+    })
+    .strict(),
+  z
+    .object({
+      rule: z.literal('entities_outside_frames'),
+      ignoreLayers: z.array(z.string().min(1).max(255)).max(100),
+    })
+    .strict(),
+]);
+export type RuleParams = z.infer<typeof ruleParamsSchema>;
+export type RuleName = RuleParams['rule'];
+
+const itemBase = {
+  /** Stable id, e.g. "GEO-001"; findings and annotations refer to it. */
+  id: z.string().regex(/^[A-Z][A-Z0-9]{1,7}-[0-9]{3}$/),
+  category: z.enum(['geometry', 'layers', 'text', 'dimensions', 'title_block', 'sheet', 'annotation', 'consistency', 'language']),
+  severity: severitySchema,
+  description: bilingualSchema,
+};
+
+export const checklistItemSchema = z.discriminatedUnion('mode', [
+  z.object({ ...itemBase, mode: z.literal('rule'), params: ruleParamsSchema }).strict(),
+  z
+    .object({
+      ...itemBase,
+      mode: z.literal('llm'),
+      /** What the model should look for and how to confirm it with read-only tools. */
+      guidance: bilingualSchema,
+    })
+    .strict(),
+]);
+export type ChecklistItem = z.infer<typeof checklistItemSchema>;
+export type RuleChecklistItem = Extract<ChecklistItem, { mode: 'rule' }>;
+
+export const checklistSchema = z
+  .object({
+    /** Editor hint (path of the JSON Schema); ignored by the reviewer. */
+    $schema: z.string().max(500).optional(),
+    schemaVersion: z.literal(1),
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    name: bilingualSchema,
+    items: z.array(checklistItemSchema).min(1).max(500),
+  })
+  .strict()
+  .superRefine((checklist, ctx) => {
+    const seen = new Set<string>();
+    checklist.items.forEach((item, index) => {
+      if (seen.has(item.id)) ctx.addIssue({ code: 'custom', path: ['items', index, 'id'], message: `duplicate item id ${item.id}` });
+      seen.add(item.id);
+    });
+  });
+export type Checklist = z.infer<typeof checklistSchema>;
+
+/** `$.items[3].severity` style path of a zod issue, so users can find the bad spot in their file. */
+export function jsonPathOf(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), '$');
+}
+
+/**
+ * Parses and validates a checklist file's text.
+ * Throws REVIEW_CHECKLIST_INVALID with data {path, issues:[{path, message}]} (JSON path per issue).
+ */
+export function parseChecklist(text: string, sourceLabel: string): Checklist {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('REVIEW_CHECKLIST_INVALID', `Checklist ${sourceLabel} is not valid JSON: ${(error as Error).message}`, {
+      data: { source: sourceLabel, path: '$', issues: [{ path: '$', message: 'invalid JSON' }] },
+    });
+  }
+  const parsed = checklistSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 20).map((issue) => ({ path: jsonPathOf(issue.path), message: issue.message }));
+    const first = issues[0]!;
+    throw new AppError('REVIEW_CHECKLIST_INVALID', `Checklist ${sourceLabel} is invalid at ${first.path}: ${first.message}`, {
+      data: { source: sourceLabel, path: first.path, issues },
+    });
+  }
+  return parsed.data;
+}
+
+/** Content hash of a checklist (part of the run identity; an edited checklist is a new review). */
+export function checklistHash(checklist: Checklist): string {
+  return sha256Hex(canonicalJson(checklist));
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { bboxSchema, screenshotTransformSchema, type BBox, type Point } from './geometry';
+
+/** One entity as the evidence phase summarises it (not its full geometry). */
+export interface EntitySummary {
+  handle: string;
+  type: string;
+  layer: string;
+  /** Extent in drawing coordinates; undefined when the backend could not compute one. */
+  bbox?: BBox;
+}
+
+export interface TextItem {
+  handle: string;
+  text: string;
+  position: Point;
+  /** Text height in drawing units. */
+  height: number;
+  layer: string;
+}
+
+export interface DimensionItem {
+  handle: string;
+  /** Measured value of the geometry (drawing units or degrees), null when unknown. */
+  measurement: number | null;
+  /** User text override as stored ('' or null = none; may contain "<>" for the measured value). */
+  textOverride: string | null;
+  position: Point | null;
+  layer: string;
+}
+
+/** A deterministic detector hit (zero-length entity). */
+export interface DetectorHit {
+  handle: string;
+  type: string;
+  location: Point;
+}
+
+/** A group of identical entities: the first handle is kept, the others are the duplicates. */
+export interface DuplicateGroup {
+  handles: string[];
+  type: string;
+  location: Point;
+}
+
+/** A rendered screenshot stored next to the report, with its pixel↔drawing transform. */
+export const screenshotRefSchema = z
+  .object({
+    /** Reference id used in evidence refs, e.g. "screenshot:F1/0". */
+    id: z.string().min(1).max(120),
+    /** Path relative to the report folder. */
+    file: z.string().min(1).max(500),
+    region: bboxSchema,
+    widthPx: z.number().int().positive(),
+    heightPx: z.number().int().positive(),
+    transform: screenshotTransformSchema,
+  })
+  .strict();
+export type ScreenshotRef = z.infer<typeof screenshotRefSchema>;
+
+/** Counts kept in the report so a reader sees how much evidence each frame had. */
+export const evidenceSummarySchema = z
+  .object({
+    texts: z.number().int().min(0),
+    dimensions: z.number().int().min(0),
+    entities: z.number().int().min(0),
+    /** True when the entity listing hit the per-frame cap (statistics are then partial). */
+    entitiesTruncated: z.boolean(),
+    layers: z.record(z.string(), z.number().int().min(0)),
+    entityTypes: z.record(z.string(), z.number().int().min(0)),
+    toolCalls: z.array(z.string()),
+  })
+  .strict();
+export type EvidenceSummary = z.infer<typeof evidenceSummarySchema>;
+
+/** Everything known about one frame before review. */
+export interface FrameEvidence {
+  frameId: string;
+  texts: TextItem[];
+  dimensions: DimensionItem[];
+  entities: EntitySummary[];
+  entitiesTruncated: boolean;
+  zeroLength: DetectorHit[];
+  duplicates: DuplicateGroup[];
+  screenshots: ScreenshotRef[];
+  /** Tool calls made for this frame ("tool:get_texts" style refs). */
+  toolCalls: string[];
+}
+
+/** Drawing-level evidence (not tied to one frame). */
+export interface DrawingEvidence {
+  /** Stable digest of the drawing content (excluding our own AI_REVIEW layer). */
+  fingerprint: string;
+  /** Entities that lie in no frame. */
+  outsideFrames: EntitySummary[];
+  /** Whether the drawing-wide entity listing hit its cap. */
+  entitiesTruncated: boolean;
+}
+
+export function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
+
+export function summariseEvidence(evidence: FrameEvidence): EvidenceSummary {
+  return {
+    texts: evidence.texts.length,
+    dimensions: evidence.dimensions.length,
+    entities: evidence.entities.length,
+    entitiesTruncated: evidence.entitiesTruncated,
+    layers: countBy(evidence.entities, (e) => e.layer),
+    entityTypes: countBy(evidence.entities, (e) => e.type),
+    toolCalls: evidence.toolCalls,
+  };
+}
+

@@ -1,0 +1,78 @@
+import { SEVERITIES } from './checklist';
+import type { Finding } from './finding';
+import type { ReviewReport } from './report';
+
+const SEVERITY_LABEL = {
+  'zh-CN': { blocking: '阻断', major: '主要', minor: '次要', info: '提示' },
+  en: { blocking: 'Blocking', major: 'Major', minor: 'Minor', info: 'Info' },
+} as const;
+
+const TEXT = {
+  'zh-CN': {
+    title: '审图报告', source: '图纸', checklist: '审查清单', summary: '汇总', total: '问题总数', frames: '图框', drawingLevel: '整图问题',
+    none: '未发现问题。', failed: '取证失败', evidence: '证据', location: '位置', annotation: '建议批注', notEvaluated: '未评估的清单项',
+    stats: '文字 {t}，尺寸 {d}，图元 {e}',
+  },
+  en: {
+    title: 'Drawing review report', source: 'Drawing', checklist: 'Checklist', summary: 'Summary', total: 'Total findings', frames: 'Frames', drawingLevel: 'Drawing-level findings',
+    none: 'No findings.', failed: 'Evidence failed', evidence: 'Evidence', location: 'Location', annotation: 'Proposed annotation', notEvaluated: 'Checklist items not evaluated',
+    stats: '{t} texts, {d} dimensions, {e} entities',
+  },
+} as const;
+
+/** Table cells and inline text must not break the Markdown structure. */
+const escapeCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const fmt = (n: number): string => String(Math.round(n * 100) / 100);
+
+function locationText(finding: Finding): string {
+  const l = finding.location;
+  return l.kind === 'point' ? `(${fmt(l.point.x)}, ${fmt(l.point.y)})` : `[${fmt(l.bbox.minX)}, ${fmt(l.bbox.minY)}] – [${fmt(l.bbox.maxX)}, ${fmt(l.bbox.maxY)}]`;
+}
+
+function findingLines(report: ReviewReport, finding: Finding): string[] {
+  const t = TEXT[report.options.locale];
+  const severity = SEVERITY_LABEL[report.options.locale][finding.severity];
+  return [
+    `- **[${severity}] ${finding.checklistItemId}** \`${finding.shortId}\` — ${escapeCell(finding.message)}`,
+    `  - ${t.location}: ${locationText(finding)}`,
+    `  - ${t.evidence}: ${finding.evidenceRefs.slice(0, 12).map((r) => `\`${r}\``).join(', ')}${finding.evidenceRefs.length > 12 ? ' …' : ''}`,
+    `  - ${t.annotation}: “${escapeCell(finding.proposedAnnotation.text)}”`,
+  ];
+}
+
+/** Markdown rendering of a report: summary by severity, one section per frame, findings with evidence. */
+export function renderReportMarkdown(report: ReviewReport): string {
+  const locale = report.options.locale;
+  const t = TEXT[locale];
+  const lines: string[] = [
+    `# ${t.title}`,
+    '',
+    `- ${t.source}: \`${report.drawing.source}\``,
+    `- ${t.checklist}: ${report.checklist.id} ${report.checklist.version}`,
+    `- Run: \`${report.runId}\` · ${report.createdAt}`,
+    '',
+    `## ${t.summary}`,
+    '',
+    `| ${SEVERITIES.map((s) => SEVERITY_LABEL[locale][s]).join(' | ')} | ${t.total} |`,
+    `|${SEVERITIES.map(() => '---:').join('|')}|---:|`,
+    `| ${SEVERITIES.map((s) => report.summary.bySeverity[s]).join(' | ')} | ${report.summary.total} |`,
+    '',
+  ];
+  const drawingLevel = report.findings.filter((f) => f.frameId === null);
+  if (drawingLevel.length > 0) lines.push(`## ${t.drawingLevel}`, '', ...drawingLevel.flatMap((f) => findingLines(report, f)), '');
+  for (const entry of report.frames) {
+    const frame = entry.frame;
+    lines.push(`## ${t.frames}: ${escapeCell(frame.label || frame.id)} (\`${frame.id}\`)`, '');
+    for (const shot of entry.screenshots.slice(0, 1)) lines.push(`![${escapeCell(frame.id)}](${encodeURI(shot.file)})`, '');
+    if (entry.status === 'failed') lines.push(`> ${t.failed}: [${entry.error?.code}] ${escapeCell(entry.error?.message ?? '')}`, '');
+    if (entry.evidence) {
+      lines.push(t.stats.replace('{t}', String(entry.evidence.texts)).replace('{d}', String(entry.evidence.dimensions)).replace('{e}', String(entry.evidence.entities)), '');
+    }
+    const findings = report.findings.filter((f) => f.frameId === frame.id);
+    lines.push(...(findings.length > 0 ? findings.flatMap((f) => findingLines(report, f)) : [t.none]), '');
+  }
+  if (report.notEvaluated.length > 0) {
+    lines.push(`## ${t.notEvaluated}`, '', ...report.notEvaluated.map((n) => `- ${n.checklistItemId}: ${escapeCell(n.reason)}`), '');
+  }
+  return lines.join('\n');
+}

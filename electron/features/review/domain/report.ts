@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { appErrorSchema } from '../../../../shared/errors';
+import { SEVERITIES, severitySchema, type Severity } from './checklist';
+import { evidenceSummarySchema, screenshotRefSchema } from './evidence';
+import { findingSchema, type Finding } from './finding';
+import { frameSchema } from './frame';
+
+/** Report JSON contract; resources/review/report.schema.json is generated from it (tested). */
+export const REPORT_SCHEMA_VERSION = 1;
+
+const severityCountsSchema = z.record(severitySchema, z.number().int().min(0));
+export type SeverityCounts = Record<Severity, number>;
+
+export const frameReportSchema = z
+  .object({
+    frame: frameSchema,
+    status: z.enum(['done', 'failed']),
+    error: appErrorSchema.nullable(),
+    evidence: evidenceSummarySchema.nullable(),
+    screenshots: z.array(screenshotRefSchema),
+    findingCounts: severityCountsSchema,
+  })
+  .strict();
+export type FrameReport = z.infer<typeof frameReportSchema>;
+
+export const reportSchema = z
+  .object({
+    schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+    runId: z.string().min(1),
+    createdAt: z.iso.datetime(),
+    generator: z.object({ name: z.literal('cadsight'), version: z.string() }).strict(),
+    drawing: z.object({ source: z.string(), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+    checklist: z.object({ id: z.string(), version: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+    options: z.object({ llm: z.boolean(), locale: z.enum(['zh-CN', 'en']), frames: z.array(z.string()).nullable() }).strict(),
+    summary: z
+      .object({ total: z.number().int().min(0), bySeverity: severityCountsSchema, hasBlocking: z.boolean(), frames: z.number().int().min(0), failedFrames: z.number().int().min(0) })
+      .strict(),
+    frames: z.array(frameReportSchema),
+    findings: z.array(findingSchema),
+    /** Checklist items that were not evaluated in this run, with the reason (e.g. LLM off). */
+    notEvaluated: z.array(z.object({ checklistItemId: z.string(), reason: z.string() }).strict()),
+  })
+  .strict();
+export type ReviewReport = z.infer<typeof reportSchema>;
+
+export function countBySeverity(findings: readonly Finding[]): SeverityCounts {
+  const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as SeverityCounts;
+  for (const finding of findings) counts[finding.severity]++;
+  return counts;
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { blocking: 0, major: 1, minor: 2, info: 3 };
+
+/** Findings in report order: by frame order, then severity, then checklist item, then id. */
+export function sortFindings(findings: readonly Finding[], frameOrder: readonly string[]): Finding[] {
+  const frameRank = (id: string | null): number => (id === null ? -1 : frameOrder.indexOf(id));
+  return [...findings].sort(
+    (a, b) =>
+      frameRank(a.frameId) - frameRank(b.frameId) ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.checklistItemId.localeCompare(b.checklistItemId) ||
+      a.id.localeCompare(b.id),
+  );
+}

@@ -1,0 +1,85 @@
+import type { RuleParams } from '../checklist';
+import { boxOfPoints, type BBox } from '../geometry';
+import type { EntitySummary } from '../evidence';
+import { draftFor, say, type DrawingRule, type FrameRule } from './context';
+
+type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
+
+/** Evidence refs are capped so one systematic problem cannot blow up the report. */
+const MAX_HANDLE_REFS = 50;
+
+function unionBox(entities: readonly EntitySummary[]): BBox | undefined {
+  const corners = entities.flatMap((e) => (e.bbox ? [{ x: e.bbox.minX, y: e.bbox.minY }, { x: e.bbox.maxX, y: e.bbox.maxY }] : []));
+  return boxOfPoints(corners);
+}
+
+export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params, { frame, evidence, locale }) =>
+  evidence.zeroLength.map((hit) =>
+    draftFor(item, frame.id, {
+      message: say(locale, `零长度${hit.type}（句柄 ${hit.handle}），应删除。`, `Zero-length ${hit.type} (handle ${hit.handle}); delete it.`),
+      evidenceRefs: ['tool:find_zero_length', `entity:${hit.handle}`],
+      location: { kind: 'point', point: hit.location },
+      handles: [hit.handle],
+      annotationText: say(locale, `零长度${hit.type}，请删除`, `Zero-length ${hit.type}: delete`),
+    }),
+  );
+
+export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = (item, _params, { frame, evidence, locale }) =>
+  evidence.duplicates.map((group) => {
+    const extra = group.handles.slice(1).join(', ');
+    return draftFor(item, frame.id, {
+      message: say(
+        locale,
+        `重复${group.type}：${group.handles.join('、')} 完全重叠，保留 ${group.handles[0]}，删除 ${extra}。`,
+        `Duplicate ${group.type}: ${group.handles.join(', ')} overlap exactly; keep ${group.handles[0]}, delete ${extra}.`,
+      ),
+      evidenceRefs: ['tool:find_duplicate_entities', ...group.handles.map((h) => `entity:${h}`)],
+      location: { kind: 'point', point: group.location },
+      handles: group.handles,
+      annotationText: say(locale, `重复${group.type}，请删除多余的一份`, `Duplicate ${group.type}: delete the extra copy`),
+    });
+  });
+
+export const layerZeroRule: FrameRule<ParamsOf<'layer_zero_geometry'>> = (item, params, { frame, evidence, locale }) => {
+  const ignored = new Set(params.ignoreTypes.map((t) => t.toUpperCase()));
+  const onZero = evidence.entities.filter((e) => e.layer === '0' && !ignored.has(e.type.toUpperCase()));
+  if (onZero.length === 0) return [];
+  const box = unionBox(onZero) ?? frame.bbox;
+  const types = [...new Set(onZero.map((e) => e.type))].join(', ');
+  return [
+    draftFor(item, frame.id, {
+      message: say(
+        locale,
+        `${onZero.length} 个图元（${types}）画在 0 层上，应移到相应图层。`,
+        `${onZero.length} entities (${types}) are on layer 0; move them to their proper layers.`,
+      ),
+      evidenceRefs: ['tool:get_entities', ...onZero.slice(0, MAX_HANDLE_REFS).map((e) => `entity:${e.handle}`)],
+      location: { kind: 'bbox', bbox: box },
+      handles: onZero.map((e) => e.handle),
+      annotationText: say(locale, `${onZero.length} 个图元在 0 层`, `${onZero.length} entities on layer 0`),
+    }),
+  ];
+};
+
+export const outsideFramesRule: DrawingRule<ParamsOf<'entities_outside_frames'>> = (item, params, { frames, drawing, locale }) => {
+  // Without a detected frame the whole drawing is the frame: nothing can lie outside it.
+  if (frames.every((f) => f.origin !== 'detected')) return [];
+  const ignoredLayers = new Set(params.ignoreLayers);
+  const outside = drawing.outsideFrames.filter((e) => !ignoredLayers.has(e.layer));
+  if (outside.length === 0) return [];
+  const box = unionBox(outside);
+  if (!box) return [];
+  return [
+    draftFor(item, null, {
+      message: say(
+        locale,
+        `${outside.length} 个图元位于所有图框之外，不会被打印。`,
+        `${outside.length} entities lie outside every frame and will not be printed.`,
+      ),
+      evidenceRefs: ['tool:find_frames', 'tool:get_entities', ...outside.slice(0, MAX_HANDLE_REFS).map((e) => `entity:${e.handle}`)],
+      location: { kind: 'bbox', bbox: box },
+      handles: outside.map((e) => e.handle),
+      annotationText: say(locale, `${outside.length} 个图元在图框外`, `${outside.length} entities outside the frames`),
+    }),
+  ];
+};

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseChecklist } from '../checklist';
+import type { FrameEvidence } from '../evidence';
+import type { Frame } from '../frame';
+import { evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm, overrideValue } from './index';
+
+const checklist = parseChecklist(readFileSync(path.resolve(__dirname, '../../../../../resources/checklist/review_checklist.json'), 'utf8'), 'default');
+
+const a3Frame: Frame = {
+  id: 'F1',
+  label: 'A3 #1',
+  bbox: { minX: 0, minY: 0, maxX: 420, maxY: 297 },
+  layout: 'Model',
+  sheetName: 'A3',
+  unitsPerPaperMm: null,
+  titleBlock: { title: '法兰', drawingNo: 'CS-01', scale: '1:1', designer: '张工', checker: '李工', date: '2026-11-30', revision: 'A' },
+  titleBlockAnchors: {},
+  origin: 'detected',
+};
+
+const emptyEvidence: FrameEvidence = { frameId: 'F1', texts: [], dimensions: [], entities: [], entitiesTruncated: false, zeroLength: [], duplicates: [], screenshots: [], toolCalls: [] };
+const review = (frame: Frame, evidence: Partial<FrameEvidence>) => evaluateFrameRules(checklist, { frame, evidence: { ...emptyEvidence, ...evidence }, locale: 'en' });
+const items = (drafts: { checklistItemId: string }[]) => drafts.map((d) => d.checklistItemId).sort();
+
+describe('frame rules on the default checklist', () => {
+  it('find nothing in a clean, complete A3 frame', () => {
+    expect(review(a3Frame, { texts: [{ handle: 'T1', text: 'Note', position: { x: 10, y: 10 }, height: 3.5, layer: 'TEXT' }] })).toEqual([]);
+  });
+
+  it('report zero-length entities and duplicate groups with their handles as evidence', () => {
+    const drafts = review(a3Frame, {
+      zeroLength: [{ handle: 'Z1', type: 'LINE', location: { x: 5, y: 5 } }],
+      duplicates: [{ handles: ['D1', 'D2'], type: 'LINE', location: { x: 7, y: 7 } }],
+    });
+    expect(items(drafts)).toEqual(['GEO-001', 'GEO-002']);
+    expect(drafts.find((d) => d.checklistItemId === 'GEO-002')?.evidenceRefs).toEqual(['tool:find_duplicate_entities', 'entity:D1', 'entity:D2']);
+  });
+
+  it('report geometry on layer 0 once per frame, ignoring viewports', () => {
+    const drafts = review(a3Frame, {
+      entities: [
+        { handle: 'L1', type: 'LINE', layer: '0', bbox: { minX: 1, minY: 1, maxX: 2, maxY: 2 } },
+        { handle: 'C1', type: 'CIRCLE', layer: '0', bbox: { minX: 5, minY: 5, maxX: 9, maxY: 9 } },
+        { handle: 'V1', type: 'VIEWPORT', layer: '0' },
+        { handle: 'L2', type: 'LINE', layer: 'OUTLINE' },
+      ],
+    });
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.handles).toEqual(['L1', 'C1']);
+    expect(drafts[0]!.location).toEqual({ kind: 'bbox', bbox: { minX: 1, minY: 1, maxX: 9, maxY: 9 } });
+  });
+
+  it('judge text heights against the series times the frame scale', () => {
+    const scaled: Frame = { ...a3Frame, bbox: { minX: 0, minY: 0, maxX: 420 * 50, maxY: 297 * 50 }, titleBlock: { ...a3Frame.titleBlock, scale: '1:50' } };
+    const texts = [
+      { handle: 'OK', text: 'fine', position: { x: 1, y: 1 }, height: 175, layer: 'T' },
+      { handle: 'BAD', text: 'odd', position: { x: 2, y: 2 }, height: 200, layer: 'T' },
+    ];
+    const drafts = review(scaled, { texts });
+    expect(drafts.map((d) => d.handles)).toEqual([['BAD']]);
+    expect(drafts[0]!.message).toContain('use 3.5 mm');
+  });
+
+  it('flag an overridden dimension that contradicts its measurement but accept matching or symbolic overrides', () => {
+    const dim = (handle: string, measurement: number, textOverride: string) => ({ handle, measurement, textOverride, position: { x: 1, y: 1 }, layer: 'DIM' });
+    const drafts = review(a3Frame, {
+      dimensions: [dim('WRONG', 50, '60'), dim('SAME', 50, '%%c50'), dim('KEEP', 50, '<> H7'), dim('WORDS', 50, '见详图'), dim('ROUND', 49.996, '50')],
+    });
+    expect(drafts.map((d) => d.handles)).toEqual([['WRONG']]);
+    expect(drafts[0]!.severity).toBe('blocking');
+  });
+
+  it('report an empty revision and a missing checker label as separate findings', () => {
+    const { checker: _checker, ...withoutChecker } = a3Frame.titleBlock;
+    const drafts = review({ ...a3Frame, titleBlock: { ...withoutChecker, revision: ' ' } }, {});
+    expect(drafts.map((d) => d.discriminator).sort()).toEqual(['checker', 'revision']);
+    expect(drafts.find((d) => d.discriminator === 'revision')?.message).toContain('empty');
+    expect(drafts.find((d) => d.discriminator === 'checker')?.message).toContain('no checker field');
+  });
+
+  it('flag a frame whose paper size is not a standard sheet', () => {
+    const odd: Frame = { ...a3Frame, sheetName: null, unitsPerPaperMm: 1, bbox: { minX: 0, minY: 0, maxX: 500, maxY: 300 } };
+    expect(items(review(odd, {}))).toEqual(['SHT-001']);
+  });
+
+  it('skip title-block and sheet checks for the synthetic whole-drawing frame', () => {
+    const whole: Frame = { ...a3Frame, id: 'whole', origin: 'whole-drawing', sheetName: null, titleBlock: {}, bbox: { minX: 0, minY: 0, maxX: 999, maxY: 10 } };
+    expect(review(whole, {})).toEqual([]);
+  });
+});
+
+describe('drawing rules', () => {
+  it('report entities outside every frame once, ignoring Defpoints and our own layer', () => {
+    const drafts = evaluateDrawingRules(checklist, {
+      frames: [a3Frame],
+      drawing: {
+        fingerprint: 'f'.repeat(64),
+        entitiesTruncated: false,
+        outsideFrames: [
+          { handle: 'X1', type: 'LINE', layer: 'OUTLINE', bbox: { minX: 500, minY: 0, maxX: 600, maxY: 10 } },
+          { handle: 'X2', type: 'POINT', layer: 'Defpoints', bbox: { minX: 700, minY: 0, maxX: 700, maxY: 0 } },
+        ],
+      },
+      locale: 'zh-CN',
+    });
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.frameId).toBeNull();
+    expect(drafts[0]!.handles).toEqual(['X1']);
+  });
+});
+
+describe('helpers', () => {
+  it('read the stated number of an override without counts, symbols or formatting codes', () => {
+    expect(overrideValue('2×%%c10')).toBe(10);
+    expect(overrideValue('{\\H2.5;R5}')).toBe(5);
+    expect(overrideValue('12,5')).toBe(12.5);
+    expect(overrideValue('')).toBeUndefined();
+    expect(overrideValue('<>')).toBeUndefined();
+  });
+
+  it('derive the paper scale of an unlabelled A-size frame from its size', () => {
+    expect(frameUnitsPerPaperMm({ ...a3Frame, sheetName: null, titleBlock: {}, bbox: { minX: 0, minY: 0, maxX: 420 * 100, maxY: 297 * 100 } })).toBeCloseTo(50, 6);
+    expect(frameUnitsPerPaperMm({ ...a3Frame, sheetName: null, titleBlock: {}, bbox: { minX: 0, minY: 0, maxX: 297, maxY: 210 } })).toBe(1);
+  });
+});

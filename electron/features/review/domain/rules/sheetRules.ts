@@ -1,0 +1,69 @@
+import type { RuleParams, TitleField } from '../checklist';
+import { bboxHeight, bboxWidth, type Point } from '../geometry';
+import type { Frame } from '../frame';
+import { draftFor, frameUnitsPerPaperMm, say, type FrameRule, type ReviewLocale } from './context';
+
+type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
+
+const FIELD_NAMES: Record<TitleField, { zh: string; en: string }> = {
+  title: { zh: '图名', en: 'title' },
+  drawingNo: { zh: '图号', en: 'drawing number' },
+  scale: { zh: '比例', en: 'scale' },
+  designer: { zh: '设计', en: 'designer' },
+  checker: { zh: '审核', en: 'checker' },
+  date: { zh: '日期', en: 'date' },
+  revision: { zh: '版本', en: 'revision' },
+};
+
+const fieldName = (locale: ReviewLocale, field: TitleField): string => (locale === 'zh-CN' ? FIELD_NAMES[field].zh : FIELD_NAMES[field].en);
+
+/** GB/T 10609.1 and ISO 7200 put the title block in the bottom-right corner of the frame. */
+function titleBlockCorner(frame: Frame): Point {
+  return { x: frame.bbox.maxX - bboxWidth(frame.bbox) * 0.08, y: frame.bbox.minY + bboxHeight(frame.bbox) * 0.05 };
+}
+
+export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (item, params, { frame, locale }) => {
+  // The synthetic whole-drawing frame has no title block to check.
+  if (frame.origin !== 'detected') return [];
+  return params.requiredFields.flatMap((field) => {
+    const value = frame.titleBlock[field];
+    if (value !== undefined && value.trim() !== '') return [];
+    const missingLabel = value === undefined;
+    const name = fieldName(locale, field);
+    return [
+      draftFor(item, frame.id, {
+        message: missingLabel
+          ? say(locale, `标题栏缺少“${name}”栏。`, `The title block has no ${name} field.`)
+          : say(locale, `标题栏“${name}”为空。`, `The title block's ${name} field is empty.`),
+        evidenceRefs: ['tool:find_frames', `titleblock:${frame.id}/${field}`],
+        location: { kind: 'point', point: frame.titleBlockAnchors[field] ?? titleBlockCorner(frame) },
+        handles: [],
+        discriminator: field,
+        annotationText: missingLabel ? say(locale, `缺少${name}栏`, `Missing ${name} field`) : say(locale, `请填写${name}`, `Fill in the ${name}`),
+      }),
+    ];
+  });
+};
+
+export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, { frame, locale }) => {
+  if (frame.origin !== 'detected') return [];
+  const factor = frameUnitsPerPaperMm(frame);
+  const paperLong = Math.max(bboxWidth(frame.bbox), bboxHeight(frame.bbox)) / factor;
+  const paperShort = Math.min(bboxWidth(frame.bbox), bboxHeight(frame.bbox)) / factor;
+  const matches = params.sizes.some((size) => {
+    const long = Math.max(size.width, size.height);
+    const short = Math.min(size.width, size.height);
+    return Math.abs(paperLong - long) <= long * params.relativeTolerance && Math.abs(paperShort - short) <= short * params.relativeTolerance;
+  });
+  if (matches) return [];
+  const dims = `${Math.round(paperLong)}×${Math.round(paperShort)} mm`;
+  return [
+    draftFor(item, frame.id, {
+      message: say(locale, `图幅 ${dims} 不是标准幅面。`, `Sheet size ${dims} is not a standard size.`),
+      evidenceRefs: ['tool:find_frames'],
+      location: { kind: 'bbox', bbox: frame.bbox },
+      handles: [],
+      annotationText: say(locale, `非标准图幅 ${dims}`, `Non-standard sheet ${dims}`),
+    }),
+  ];
+};
