@@ -28,7 +28,7 @@ export function sanitizeProviderMessage(bodyText: string, apiKey: string | undef
   if (apiKey) message = message.split(apiKey).join('[redacted]');
   message = message
     .replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]')
-    .replace(/\b(sk|key|api)[-_][A-Za-z0-9_-]{8,}/gi, '[redacted]')
+    .replace(/\bsk-[A-Za-z0-9_-]{8,}/g, '[redacted]')
     .replace(/data:[a-z]+\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi, 'data:[redacted]')
     .replace(/\s+/g, ' ')
     .trim();
