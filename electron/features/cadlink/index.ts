@@ -19,3 +19,19 @@ export type { ToolContent, ToolDescriptor, ToolResult } from './domain/protocol/
 export type { ToolProvider } from './ports/toolProvider';
 export { startJsonRpcLineServer } from './adapters/tcp/jsonRpcLineServer';
 export type { JsonRpcLineServer, JsonRpcLineServerOptions } from './adapters/tcp/jsonRpcLineServer';
+
+// Client side: errors, endpoint parsing, backoff, tool policy, capability map, CAD client.
+export { parseEndpoint, formatEndpoint, describeHowToStart } from './domain/protocol/cadErrors';
+export type { CadEndpoint } from './domain/protocol/cadErrors';
+export { DEFAULT_BACKOFF, backoffDelayMs } from './domain/protocol/backoff';
+export type { BackoffOptions } from './domain/protocol/backoff';
+export { createToolPolicy, isWriteLikeToolName, WRITE_LIKE_TOOL_PATTERNS } from './domain/policy/toolPolicy';
+export type { ToolPolicy, ToolPolicyMode, ToolPolicyOptions, PolicyDecision } from './domain/policy/toolPolicy';
+export { BACKEND_PROFILES, CAD_CAPABILITIES, DEFAULT_READ_ONLY_WHITELIST, resolveCapabilities } from './domain/policy/capabilities';
+export type { BackendProfile, CadBackendKind, CadCapability, ResolvedCapabilities } from './domain/policy/capabilities';
+export type { CadSocket, CadSocketFactory } from './ports/cadSocket';
+export type { Clock, RandomSource } from './ports/clock';
+export { createCadClient } from './application/cadClient';
+export type { CadClient, CadClientOptions, CadCallOptions, CadCallResult, CadClientStats } from './application/cadClient';
+export type { CadConnectionState, CadConnectionStateEvent } from './application/cadConnection';
+export { connectTcpSocket, createSystemClock } from './adapters/tcp/tcpSocket';

@@ -16,8 +16,9 @@ export type FrameItem =
   /** A complete, non-empty line (without `\n` / `\r\n`), decoded as UTF-8. */
   | { kind: 'line'; text: string }
   /**
-   * A line longer than maxFrameBytes. Its bytes were dropped (memory stays bounded) and the
-   * framer skips to the next `\n`; `bytesDropped` counts what was seen of it so far.
+   * A line longer than maxFrameBytes, reported as soon as it crosses the cap. Its bytes are
+   * dropped (memory stays bounded) and the framer skips to the next `\n`; `bytesDropped`
+   * counts what had been seen of it when it was reported.
    */
   | { kind: 'overflow'; maxFrameBytes: number; bytesDropped: number }
   /** A complete line that is not valid UTF-8 (the peer sent garbage); its raw length is kept. */
@@ -43,15 +44,13 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   // Pieces of the unfinished line; concatenated once when its `\n` arrives (O(n) for big frames).
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
-  // While skipping the rest of an oversized line, its bytes are counted, not kept.
+  // While skipping the rest of an oversized line, its bytes are dropped as they arrive.
   let skipping = false;
-  let skippedBytes = 0;
 
   function finishLine(tail: Uint8Array, out: FrameItem[]): void {
     if (skipping) {
-      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: skippedBytes + tail.length });
+      // Already reported when the line crossed the cap; its end only resumes framing.
       skipping = false;
-      skippedBytes = 0;
       return;
     }
     let line = pendingBytes === 0 ? tail : concat(pending, pendingBytes, tail);
@@ -72,16 +71,13 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
     if (text.trim().length > 0) out.push({ kind: 'line', text });
   }
 
-  function keepPartial(part: Uint8Array): void {
-    if (part.length === 0) return;
-    if (skipping) {
-      skippedBytes += part.length;
-      return;
-    }
+  function keepPartial(part: Uint8Array, out: FrameItem[]): void {
+    if (part.length === 0 || skipping) return;
     // +1 tolerates the `\r` of a `\r\n` terminator that may still be in flight.
     if (pendingBytes + part.length > maxFrameBytes + 1) {
+      // Reported now, not at the line's end: a peer may never send that `\n`.
+      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: pendingBytes + part.length });
       skipping = true;
-      skippedBytes = pendingBytes + part.length;
       pending = [];
       pendingBytes = 0;
       return;
@@ -101,7 +97,7 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
         finishLine(chunk.subarray(start, end), out);
         start = end + 1;
       }
-      keepPartial(chunk.subarray(start));
+      keepPartial(chunk.subarray(start), out);
       return out;
     },
     get bufferedBytes() {

@@ -1,0 +1,90 @@
+import { emptyBox, extendBox, unionBox } from './geometry';
+import type { Box, DxfDocument, DxfEntity, Vec2 } from './model';
+import { flattenEntity, type Primitive } from './world';
+
+/** Advance of one character relative to the text height: CJK glyphs are square, Latin about 0.7. */
+function charAdvance(ch: string): number {
+  const code = ch.codePointAt(0) ?? 0;
+  return code >= 0x2e80 ? 1.0 : 0.7;
+}
+
+/** Line pitch of MTEXT relative to the text height (AutoCAD's default spacing factor 1.0). */
+export const MTEXT_LINE_PITCH = 5 / 3;
+
+/**
+ * Estimated box of a text primitive (no font metrics in the domain): lines × average advance,
+ * placed by alignment and rotated about the insertion point.
+ */
+export function textCorners(t: Extract<Primitive, { kind: 'text' }>): Vec2[] {
+  const lines = t.text.split('\n');
+  const h = t.height;
+  const width = Math.max(...lines.map((line) => [...line].reduce((sum, ch) => sum + charAdvance(ch) * h, 0)));
+  const totalHeight = t.mtext ? h + (lines.length - 1) * h * MTEXT_LINE_PITCH : h;
+  const left = t.hAlign === 1 ? -width / 2 : t.hAlign === 2 ? -width : 0;
+  // vAlign 3 = top, 2 = middle, 1 = bottom, 0 = baseline (TEXT only)
+  const top = t.vAlign === 3 ? 0 : t.vAlign === 2 ? totalHeight / 2 : totalHeight;
+  const r = (t.rotation * Math.PI) / 180;
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  return [
+    { x: left, y: top - totalHeight },
+    { x: left + width, y: top - totalHeight },
+    { x: left + width, y: top },
+    { x: left, y: top },
+  ].map((p) => ({ x: t.at.x + p.x * cos - p.y * sin, y: t.at.y + p.x * sin + p.y * cos }));
+}
+
+export function primitiveBox(p: Primitive): Box {
+  const box = emptyBox();
+  const points = p.kind === 'path' ? p.points : textCorners(p);
+  for (const point of points) extendBox(box, point);
+  return box;
+}
+
+/**
+ * Per-document cache of world primitives and boxes. Created per opened drawing (never shared
+ * module state); invalidated by creating a new one after edits.
+ */
+export class DrawingIndex {
+  private readonly boxes = new Map<DxfEntity, Box>();
+
+  constructor(readonly doc: DxfDocument) {}
+
+  primitives(entity: DxfEntity, visibleOnly = false): Primitive[] {
+    return flattenEntity(this.doc, entity, { visibleOnly });
+  }
+
+  /** World box of an entity (empty box when it has no geometry). */
+  box(entity: DxfEntity): Box {
+    let box = this.boxes.get(entity);
+    if (!box) {
+      box = fastBox(entity) ?? this.boxOfPrimitives(entity);
+      this.boxes.set(entity, box);
+    }
+    return box;
+  }
+
+  private boxOfPrimitives(entity: DxfEntity): Box {
+    const box = emptyBox();
+    for (const p of this.primitives(entity)) unionBox(box, primitiveBox(p));
+    return box;
+  }
+}
+
+/** Boxes of the most common simple entities without building primitives (open-time hot path). */
+function fastBox(entity: DxfEntity): Box | undefined {
+  const g = entity.geometry;
+  if (g.kind === 'line') {
+    const box = emptyBox();
+    extendBox(box, g.a);
+    extendBox(box, g.b);
+    return box;
+  }
+  if (g.kind === 'circle') return { minX: g.center.x - Math.abs(g.radius), minY: g.center.y - Math.abs(g.radius), maxX: g.center.x + Math.abs(g.radius), maxY: g.center.y + Math.abs(g.radius) };
+  if (g.kind === 'polyline' && g.vertices.every((v) => v.bulge === 0)) {
+    const box = emptyBox();
+    for (const v of g.vertices) extendBox(box, v);
+    return box;
+  }
+  return undefined;
+}

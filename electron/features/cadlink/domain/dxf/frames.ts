@@ -1,0 +1,127 @@
+import type { DrawingIndex } from './bounds';
+import { boxContains, boxesIntersect, emptyBox, isEmptyBox, unionBox } from './geometry';
+import type { Box, DxfEntity, DxfLayout } from './model';
+import { findLineRectangles } from './rectangles';
+import { matchSheet, parseScaleText, type SheetMatch } from './sheets';
+import { readTitleBlock, type TitleBlockFields } from './titleBlock';
+import type { Primitive } from './world';
+
+export type FrameKind = 'block_insert' | 'title_block' | 'rectangle' | 'layout';
+
+export interface DrawingFrame {
+  /** Stable id: the entity handle, or "layout:<name>" / "rect:<layout>:<x>,<y>". */
+  id: string;
+  kind: FrameKind;
+  layout: string;
+  bbox: Box;
+  handle?: string;
+  blockName?: string;
+  sheet: SheetMatch | null;
+  titleBlock: TitleBlockFields;
+}
+
+/** Block names that announce a frame or a title block. */
+const FRAME_BLOCK_NAME = /frame|border|title|图框|标题栏|图签|^tk|(?:^|[^a-z0-9])a[0-4](?![0-9])/i;
+/** Title blocks sit in the lower right; this part of a sheet frame is searched for its fields. */
+const TITLE_REGION = { fromLeft: 0.4, fromBottom: 0.35 };
+
+/**
+ * Finds drawing frames in every layout (or one): frame/title-block block inserts, closed
+ * rectangles (polylines or four lines) with an A0–A4 aspect at any uniform scale, and paper
+ * layouts that have content but no frame of their own. Frames nested in another frame are dropped.
+ */
+export function findFrames(index: DrawingIndex, layoutName?: string): DrawingFrame[] {
+  const frames: DrawingFrame[] = [];
+  for (const layout of index.doc.layouts) {
+    if (layoutName !== undefined && layout.name.toUpperCase() !== layoutName.toUpperCase()) continue;
+    frames.push(...framesInLayout(index, layout));
+  }
+  return frames;
+}
+
+function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] {
+  const found: Omit<DrawingFrame, 'sheet' | 'titleBlock'>[] = [];
+  const extents = emptyBox();
+  for (const entity of layout.entities) if (entity.type !== 'VIEWPORT') unionBox(extents, index.box(entity));
+  for (const entity of layout.entities) {
+    const g = entity.geometry;
+    const box = index.box(entity);
+    if (isEmptyBox(box)) continue;
+    if (g.kind === 'insert') {
+      const sheetLike = matchSheet(box.maxX - box.minX, box.maxY - box.minY) !== undefined && diagonal(box) >= 0.3 * diagonal(extents);
+      if (!FRAME_BLOCK_NAME.test(g.name) && !sheetLike) continue;
+      const kind = /title|标题栏|图签/i.test(g.name) && !sheetLike ? 'title_block' : 'block_insert';
+      found.push({ id: entity.handle || `insert:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind, layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}), blockName: g.name });
+    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && matchSheet(box.maxX - box.minX, box.maxY - box.minY)) {
+      found.push({ id: entity.handle || `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}) });
+    }
+  }
+  for (const box of findLineRectangles(layout.entities, extents)) {
+    if (matchSheet(box.maxX - box.minX, box.maxY - box.minY)) found.push({ id: `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box });
+  }
+  const outer = found.filter((f) => !found.some((o) => o !== f && boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && !boxContains(f.bbox, o.bbox, tolerance(f.bbox))));
+  const unique = outer.filter((f, i) => outer.findIndex((o) => boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && boxContains(f.bbox, o.bbox, tolerance(f.bbox))) === i);
+  if (unique.length === 0 && layout.paperSpace && !isEmptyBox(extents)) {
+    unique.push({ id: `layout:${layout.name}`, kind: 'layout', layout: layout.name, bbox: extents });
+  }
+  if (unique.length === 0) return [];
+  const texts = layoutTexts(index, layout);
+  return unique.map((f) => describeFrame(f, texts));
+}
+
+function describeFrame(frame: Omit<DrawingFrame, 'sheet' | 'titleBlock'>, texts: Extract<Primitive, { kind: 'text' }>[]): DrawingFrame {
+  const b = frame.bbox;
+  const region: Box =
+    frame.kind === 'title_block' || frame.kind === 'layout'
+      ? b
+      : { minX: b.minX + (b.maxX - b.minX) * TITLE_REGION.fromLeft, minY: b.minY, maxX: b.maxX, maxY: b.minY + (b.maxY - b.minY) * TITLE_REGION.fromBottom };
+  const inRegion = texts.filter((t) => t.at.x >= region.minX && t.at.x <= region.maxX && t.at.y >= region.minY && t.at.y <= region.maxY);
+  const titleBlock = readTitleBlock(inRegion);
+  const hints: { name?: string; scale?: number } = {};
+  if (frame.blockName) hints.name = frame.blockName;
+  const scale = parseScaleText(titleBlock.fields.scale);
+  if (scale) hints.scale = scale;
+  return { ...frame, sheet: frame.kind === 'title_block' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null), titleBlock };
+}
+
+function layoutTexts(index: DrawingIndex, layout: DxfLayout): Extract<Primitive, { kind: 'text' }>[] {
+  const texts: Extract<Primitive, { kind: 'text' }>[] = [];
+  for (const entity of layout.entities) {
+    const g = entity.geometry;
+    if (g.kind !== 'text' && g.kind !== 'insert' && g.kind !== 'leader') continue;
+    for (const p of index.primitives(entity)) if (p.kind === 'text') texts.push(p);
+  }
+  return texts;
+}
+
+function isClosedRectangle(entity: DxfEntity): boolean {
+  const g = entity.geometry;
+  if (g.kind !== 'polyline' || g.vertices.some((v) => v.bulge !== 0)) return false;
+  const v = g.vertices.slice();
+  const first = v[0];
+  const last = v[v.length - 1];
+  if (v.length === 5 && first && last && first.x === last.x && first.y === last.y) v.pop();
+  else if (!g.closed) return false;
+  if (v.length !== 4) return false;
+  const box = emptyBox();
+  for (const p of v) unionBox(box, { minX: p.x, minY: p.y, maxX: p.x, maxY: p.y });
+  const eps = tolerance(box);
+  return v.every((p) => (Math.abs(p.x - box.minX) <= eps || Math.abs(p.x - box.maxX) <= eps) && (Math.abs(p.y - box.minY) <= eps || Math.abs(p.y - box.maxY) <= eps));
+}
+
+function diagonal(box: Box): number {
+  return isEmptyBox(box) ? 0 : Math.hypot(box.maxX - box.minX, box.maxY - box.minY);
+}
+
+function tolerance(box: Box): number {
+  return diagonal(box) * 1e-4;
+}
+
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+/** Frames whose box intersects `bbox` (all when no box is given). */
+export function framesInBox(frames: DrawingFrame[], bbox: Box | undefined): DrawingFrame[] {
+  return bbox ? frames.filter((f) => boxesIntersect(f.bbox, bbox)) : frames;
+}
