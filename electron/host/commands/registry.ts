@@ -10,6 +10,7 @@ export interface CliCommand {
 /** Loaded lazily so `cadsight <x>` only pays for the modules command x needs. */
 const commands: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
   // Each slice registers its commands here, one line each.
+  'llm-check': { summary: 'Check an LLM provider: text, image, forced tool call, tool loop', load: async () => (await import('./llmCheck')).llmCheckCommand },
 };
 
 function usage(): string {
