@@ -53,7 +53,7 @@ describe('cadClient', () => {
     expect(rb).toMatchObject({ ok: false, error: { code: 'CAD_TOOL_ERROR', data: { tool: 'b', text: '没有实体' } } });
     expect(rc).toMatchObject({ ok: false, error: { code: 'CAD_PROTOCOL_ERROR', data: { rpcCode: -32601, rpcMessage: 'Tool not found' } } });
     expect(rd).toMatchObject({ ok: false, error: { code: 'CAD_PROTOCOL_ERROR' } });
-    expect(rb.ok === false && rb.error).toBeInstanceOf(AppError);
+    expect(rb?.ok === false ? rb.error : null).toBeInstanceOf(AppError);
   });
 
   it('does not accept a string id as the reply to a numeric id', async () => {
@@ -61,7 +61,7 @@ describe('cadClient', () => {
     const { client } = setup([socket]);
     const call = client.callTool('echo');
     await settle();
-    const [{ id }] = sentRequests(socket) as [{ id: number }];
+    const id = sentRequests(socket)[0]!.id;
     socket.reply(`{"jsonrpc":"2.0","id":"${id}","result":{"content":[]}}\n`);
     await settle();
     expect(client.stats()).toMatchObject({ unknownReplies: 1, pending: 1 });

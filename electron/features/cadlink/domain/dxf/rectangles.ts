@@ -32,11 +32,11 @@ export function findLineRectangles(entities: DxfEntity[], extents: Box): Box[] {
     if (dy <= eps && dx >= minLength) {
       const seg = { from: Math.min(g.a.x, g.b.x), to: Math.max(g.a.x, g.b.x), at: g.a.y };
       const k = `${key(seg.from)}:${key(seg.to)}`;
-      horizontal.set(k, [...(horizontal.get(k) ?? []), seg]);
+      pushTo(horizontal, k, seg);
     } else if (dx <= eps && dy >= minLength) {
       const seg = { from: Math.min(g.a.y, g.b.y), to: Math.max(g.a.y, g.b.y), at: g.a.x };
       const k = key(seg.at);
-      vertical.set(k, [...(vertical.get(k) ?? []), seg]);
+      pushTo(vertical, k, seg);
     }
   }
   const covers = (x: number, y1: number, y2: number): boolean => (vertical.get(key(x)) ?? []).some((s) => s.from <= y1 + eps * 10 && s.to >= y2 - eps * 10);
@@ -54,4 +54,10 @@ export function findLineRectangles(entities: DxfEntity[], extents: Box): Box[] {
     }
   }
   return boxes;
+}
+
+function pushTo<K>(map: Map<K, Segment[]>, key: K, segment: Segment): void {
+  const list = map.get(key);
+  if (list) list.push(segment);
+  else map.set(key, [segment]);
 }
