@@ -81,6 +81,7 @@ function fastBox(entity: DxfEntity): Box | undefined {
     return box;
   }
   if (g.kind === 'circle') return { minX: g.center.x - Math.abs(g.radius), minY: g.center.y - Math.abs(g.radius), maxX: g.center.x + Math.abs(g.radius), maxY: g.center.y + Math.abs(g.radius) };
+  if (g.kind === 'viewport') return { minX: g.center.x - g.width / 2, minY: g.center.y - g.height / 2, maxX: g.center.x + g.width / 2, maxY: g.center.y + g.height / 2 };
   if (g.kind === 'polyline' && g.vertices.every((v) => v.bulge === 0)) {
     const box = emptyBox();
     for (const v of g.vertices) extendBox(box, v);

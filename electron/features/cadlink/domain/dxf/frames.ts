@@ -42,7 +42,7 @@ export function findFrames(index: DrawingIndex, layoutName?: string): DrawingFra
 function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] {
   const found: Omit<DrawingFrame, 'sheet' | 'titleBlock'>[] = [];
   const extents = emptyBox();
-  for (const entity of layout.entities) if (entity.type !== 'VIEWPORT') unionBox(extents, index.box(entity));
+  for (const entity of layout.entities) unionBox(extents, index.box(entity));
   for (const entity of layout.entities) {
     const g = entity.geometry;
     const box = index.box(entity);

@@ -67,17 +67,19 @@ export function readHatchLoops(view: TagView): Vec2[][] {
       const end = take(51) ?? 360;
       const ccw = take(73) ?? 1;
       if (!center) return [];
-      return ccw ? arcPoints(center, radius, start, end) : arcPoints(center, radius, 360 - start, 360 - end).reverse();
+      // Clockwise edges store complementary angles (360 - angle): swap them back to a CCW arc.
+      return ccw ? arcPoints(center, radius, start, end) : arcPoints(center, radius, 360 - end, 360 - start).reverse();
     }
     if (edgeType === 3) {
       const center = takePoint(10);
       const major = takePoint(11);
       const ratio = take(40) ?? 1;
-      const start = ((take(50) ?? 0) * Math.PI) / 180;
-      const end = ((take(51) ?? 360) * Math.PI) / 180;
+      const start = take(50) ?? 0;
+      const end = take(51) ?? 360;
       const ccw = take(73) ?? 1;
       if (!center || !major) return [];
-      return ccw ? ellipsePoints(center, major, ratio, start, end) : ellipsePoints(center, major, ratio, -start, -end).reverse();
+      const rad = Math.PI / 180;
+      return ccw ? ellipsePoints(center, major, ratio, start * rad, end * rad) : ellipsePoints(center, major, ratio, (360 - end) * rad, (360 - start) * rad).reverse();
     }
     if (edgeType === 4) {
       const degree = take(94) ?? 3;

@@ -1,23 +1,42 @@
-/** GB/T 14689 = ISO 5457 trimmed sheet sizes in mm (long side, short side). */
+/** GB/T 14689 = ISO 5457 trimmed sheet sizes in mm (long side, short side) and border margins. */
 export const SHEETS = [
-  { name: 'A0', long: 1189, short: 841 },
-  { name: 'A1', long: 841, short: 594 },
-  { name: 'A2', long: 594, short: 420 },
-  { name: 'A3', long: 420, short: 297 },
-  { name: 'A4', long: 297, short: 210 },
+  { name: 'A0', long: 1189, short: 841, margin: 20, bindingEdge: 10 },
+  { name: 'A1', long: 841, short: 594, margin: 20, bindingEdge: 10 },
+  { name: 'A2', long: 594, short: 420, margin: 10, bindingEdge: 10 },
+  { name: 'A3', long: 420, short: 297, margin: 10, bindingEdge: 5 },
+  { name: 'A4', long: 297, short: 210, margin: 10, bindingEdge: 5 },
 ] as const;
+
+/** Binding margin on the left of a GB frame with a binding edge. */
+const BINDING_MARGIN = 25;
 
 export interface SheetMatch {
   sheet: string;
   orientation: 'landscape' | 'portrait';
+  /** What the rectangle is: the trimmed sheet edge, or the drawn border inside the margins. */
+  outline: 'sheet' | 'border' | 'border_with_binding';
   /** Drawing units per sheet millimetre (100 = a 1:100 frame drawn in mm). */
   scale: number;
-  /** "1:100", "2:1", or "1:1.969" for an odd factor. */
+  /** "1:100", "2:1", or "1.969:1" for an odd factor. */
   scaleText: string;
 }
 
-/** Aspect ratios of all A sizes are √2 within this tolerance. */
-const RATIO_TOLERANCE = 0.015;
+interface Shape {
+  sheet: string;
+  outline: SheetMatch['outline'];
+  long: number;
+  short: number;
+}
+
+/** Every outline a frame may be drawn as: trimmed edge, border without and with binding edge. */
+const SHAPES: Shape[] = SHEETS.flatMap((s) => [
+  { sheet: s.name, outline: 'sheet' as const, long: s.long, short: s.short },
+  { sheet: s.name, outline: 'border' as const, long: s.long - 2 * s.margin, short: s.short - 2 * s.margin },
+  { sheet: s.name, outline: 'border_with_binding' as const, long: s.long - BINDING_MARGIN - s.bindingEdge, short: s.short - 2 * s.bindingEdge },
+]);
+
+/** Aspect tolerance; tight because border outlines of neighbouring sizes differ by ~1 %. */
+const RATIO_TOLERANCE = 0.004;
 const SCALE_TOLERANCE = 0.03;
 
 /** How "usual" a scale factor is: 0 for powers of ten, 1 for 2/5 multiples, 2 for 2.5, else 9. */
@@ -46,20 +65,21 @@ export function parseScaleText(text: string | null | undefined): number | undefi
 }
 
 /**
- * Matches a width × height to an A-size sheet at some uniform scale. All A sizes share the √2
- * aspect, so the size comes from (in order) a sheet name in the block name, the title block's
- * scale, or the most usual scale factor (powers of ten first, then 2/5 multiples).
+ * Matches a width × height to an A0–A4 sheet outline (trimmed edge or drawn border) at some
+ * uniform scale. A sizes share the √2 aspect, so the size comes from (in order) a sheet name in
+ * the block name, the title block's scale, or the most usual scale factor.
  */
 export function matchSheet(width: number, height: number, hints: { name?: string; scale?: number } = {}): SheetMatch | undefined {
   const long = Math.max(width, height);
   const short = Math.min(width, height);
-  if (!(short > 0) || Math.abs(long / short - Math.SQRT2) / Math.SQRT2 > RATIO_TOLERANCE) return undefined;
-  const orientation = width >= height ? 'landscape' : 'portrait';
-  const candidates = SHEETS.map((s) => ({ sheet: s.name as string, k: long / s.long }));
+  if (!(short > 0)) return undefined;
+  const candidates = SHAPES.filter((s) => Math.abs(long / short - s.long / s.short) / (s.long / s.short) <= RATIO_TOLERANCE).map((s) => ({ ...s, k: long / s.long }));
+  if (candidates.length === 0) return undefined;
   const named = /(?:^|[^a-z0-9])a([0-4])(?![0-9])/i.exec(hints.name ?? '');
   let pick = named ? candidates.find((c) => c.sheet === `A${named[1]}`) : undefined;
-  if (!pick && hints.scale) pick = candidates.find((c) => Math.abs(c.k - (hints.scale as number)) / (hints.scale as number) < SCALE_TOLERANCE);
+  const scale = hints.scale;
+  if (!pick && scale) pick = candidates.find((c) => Math.abs(c.k - scale) / scale < SCALE_TOLERANCE);
   if (!pick) pick = [...candidates].sort((a, b) => niceness(a.k) - niceness(b.k) || Math.abs(Math.log10(a.k)) - Math.abs(Math.log10(b.k)))[0];
   if (!pick) return undefined;
-  return { sheet: pick.sheet, orientation, scale: pick.k, scaleText: formatScale(pick.k) };
+  return { sheet: pick.sheet, orientation: width >= height ? 'landscape' : 'portrait', outline: pick.outline, scale: pick.k, scaleText: formatScale(pick.k) };
 }

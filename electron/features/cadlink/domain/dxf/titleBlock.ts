@@ -68,7 +68,7 @@ export function readTitleBlock(texts: TextPrimitive[]): TitleBlockFields {
     for (const v of values) {
       const vMidY = (v.box.minY + v.box.maxY) / 2;
       const right = v.box.minX >= label.box.maxX - h * 0.5 && Math.abs(vMidY - midY) <= Math.max(h, v.t.height) * 0.8;
-      const below = v.box.maxY <= label.box.minY + h * 0.2 && label.box.minY - v.box.maxY <= h * 4 && v.box.minX >= label.box.minX - h * 2 && v.box.minX <= label.box.maxX + h;
+      const below = v.box.maxY <= label.box.minY + h * 0.2 && label.box.minY - v.box.maxY <= h * 4 && v.box.minX >= label.box.minX - h * 2 && v.box.minX <= label.box.maxX + h * 6;
       if (!right && !below) continue;
       const distance = right ? v.box.minX - label.box.maxX : (label.box.minY - v.box.maxY) * 2 + Math.abs(v.box.minX - label.box.minX);
       if (distance <= h * 15 && (!best || distance < best.distance)) best = { entry: v, distance };
