@@ -1,0 +1,42 @@
+import { tokenPattern } from '../topology';
+import type { TokenKind } from '../topology';
+
+/** JSON Schema 2020-12 object as plain data (the registry exposes these to authors verbatim). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Runtime safe coordinate range (mm): finite, and far beyond any part the kernel should see. */
+export const COORD_LIMIT_MM = 100_000;
+
+export const num = (minimum: number, maximum: number, description?: string): JsonSchema => ({
+  type: 'number',
+  minimum,
+  maximum,
+  ...(description ? { description } : {}),
+});
+
+export const length = (description: string, maximum = 10_000): JsonSchema => ({ type: 'number', exclusiveMinimum: 0, maximum, description });
+
+export const coord = num(-COORD_LIMIT_MM, COORD_LIMIT_MM);
+
+export const point2: JsonSchema = { type: 'array', prefixItems: [coord, coord], items: false, minItems: 2, maxItems: 2 };
+export const vec3: JsonSchema = { type: 'array', prefixItems: [coord, coord, coord], items: false, minItems: 3, maxItems: 3 };
+
+/** Closed object: every property listed, additionalProperties false. */
+export function closedObject(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), description?: string): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
+}
+
+export const token = (kind: TokenKind, description: string): JsonSchema => ({ type: 'string', pattern: tokenPattern(kind), description });
+
+export const tokenList = (kind: TokenKind, minItems: number, maxItems: number, description: string): JsonSchema => ({
+  type: 'array',
+  items: { type: 'string', pattern: tokenPattern(kind) },
+  minItems,
+  maxItems,
+  uniqueItems: true,
+  description,
+});
+
+export const axis3: JsonSchema = closedObject({ origin: vec3, direction: vec3 }, ['origin', 'direction'], 'Axis in model coordinates (mm); direction need not be unit length but must be non-zero.');
+export const plane3: JsonSchema = closedObject({ origin: vec3, normal: vec3 }, ['origin', 'normal'], 'Plane through origin with the given non-zero normal.');
+export const bodyMode: JsonSchema = { type: 'string', enum: ['join', 'new_body'], description: 'join fuses with the existing body; new_body adds a separate solid.' };

@@ -1,0 +1,37 @@
+import { AppError } from '../../../../shared/errors';
+
+/**
+ * CDSL error codes. Each is a stable string crossing IPC/CLI/MCP boundaries.
+ * - CDSL_SCHEMA_INVALID: the document, a fragment or a claim does not match its closed schema.
+ * - CDSL_PRECONDITION_FAILED: a semantic preflight rejected the feature before any geometry was built.
+ * - CDSL_SELECTOR_NOT_FOUND / CDSL_SELECTOR_AMBIGUOUS / CDSL_STALE_SNAPSHOT: token resolution failures.
+ * - CDSL_BUILD_FAILED: the kernel could not execute an operation.
+ * - CDSL_CANDIDATE_INVALID: the operation ran but OpenCascade's checker rejects the solid.
+ * - CDSL_RUNTIME_TIMEOUT / CDSL_RUNTIME_CRASHED / CDSL_RUNTIME_UNAVAILABLE: worker supervision.
+ * - CDSL_CONTRACT_UNKNOWN: an atomic_id that the registry does not offer.
+ * - CDSL_VERIFIER_UNAVAILABLE: a claim kind without a registered verifier.
+ * - CDSL_ARTIFACT_WRITE_FAILED: staging or publishing artifacts failed.
+ */
+export const CdslErrorCode = {
+  schemaInvalid: 'CDSL_SCHEMA_INVALID',
+  preconditionFailed: 'CDSL_PRECONDITION_FAILED',
+  selectorNotFound: 'CDSL_SELECTOR_NOT_FOUND',
+  selectorAmbiguous: 'CDSL_SELECTOR_AMBIGUOUS',
+  staleSnapshot: 'CDSL_STALE_SNAPSHOT',
+  buildFailed: 'CDSL_BUILD_FAILED',
+  candidateInvalid: 'CDSL_CANDIDATE_INVALID',
+  runtimeTimeout: 'CDSL_RUNTIME_TIMEOUT',
+  runtimeCrashed: 'CDSL_RUNTIME_CRASHED',
+  runtimeUnavailable: 'CDSL_RUNTIME_UNAVAILABLE',
+  contractUnknown: 'CDSL_CONTRACT_UNKNOWN',
+  verifierUnavailable: 'CDSL_VERIFIER_UNAVAILABLE',
+  artifactWriteFailed: 'CDSL_ARTIFACT_WRITE_FAILED',
+} as const;
+
+export type CdslErrorCodeValue = (typeof CdslErrorCode)[keyof typeof CdslErrorCode];
+
+/** Builds a non-retryable CDSL AppError; only runtime supervision errors are retryable. */
+export function cdslError(code: CdslErrorCodeValue, message: string, data?: Record<string, unknown>): AppError {
+  const retryable = code === CdslErrorCode.runtimeTimeout || code === CdslErrorCode.runtimeCrashed;
+  return new AppError(code, message, data === undefined ? { retryable } : { retryable, data });
+}

@@ -1,0 +1,20 @@
+import type { CdslFeature } from '../document';
+import type { EdgeInfo, FaceInfo, FeatureRefInfo, TopologySnapshot } from '../topology';
+
+/** Entities the resolver found for a feature's selector/reference slots (server-injected). */
+export interface ResolvedRefs {
+  host_face?: FaceInfo;
+  edges?: EdgeInfo[];
+  faces?: FaceInfo[];
+  source?: FeatureRefInfo;
+}
+
+export interface PreflightInput {
+  feature: CdslFeature;
+  /** Topology of the revision before this feature; null for the first feature. */
+  previous: TopologySnapshot | null;
+  resolved: ResolvedRefs;
+}
+
+/** A semantic check: returns the reason it fails, or null when the feature may be built. */
+export type PreflightCheck = (input: PreflightInput) => string | null;

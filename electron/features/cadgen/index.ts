@@ -1,0 +1,25 @@
+/**
+ * CDSL geometry slice (public entry). Composition roots wire the OCCT worker runtime, the
+ * artifact publisher and encoders; everything else goes through the catalog and use cases.
+ */
+export { createCdslCatalog } from './application/cdslCatalog';
+export type { CdslCatalog } from './application/cdslCatalog';
+export { buildDocument } from './application/buildDocument';
+export type { BuildDependencies, BuildReport, BuildRequest } from './application/buildDocument';
+export { parseClaims, evaluateClaims } from './application/evaluateClaims';
+export type { ClaimResult } from './application/evaluateClaims';
+export type { CadRuntime, BuildOutcome, BuildOutputs, FeatureReport, FaceMesh, ProjectionView, StepInspection, RuntimeStats } from './ports/cadRuntime';
+export type { ArtifactPublisher, ArtifactEncoders, ArtifactManifest, ArtifactFile } from './ports/artifactPublisher';
+export type { CdslDocument, CdslFeature, CdslFragment } from './domain/document';
+export { CDSL_VERSION } from './domain/document';
+export type { TopologySnapshot, FaceInfo, EdgeInfo, FeatureRefInfo, Measurements } from './domain/topology';
+export type { OperationContract } from './domain/contracts/types';
+export type { ClaimVerifier, ClaimStatus } from './domain/verifiers/types';
+export type { Claim } from './domain/claims';
+export { CdslErrorCode } from './domain/errors';
+export { createOcctRuntime } from './adapters/occt/workerRuntime';
+export type { OcctRuntimeOptions } from './adapters/occt/workerRuntime';
+export { OCCT_OPERATION_IDS } from './adapters/occt/operationIds';
+export { encodeGlb } from './adapters/artifacts/glbEncoder';
+export { renderPng } from './adapters/artifacts/pngRenderer';
+export { createFsPublisher } from './adapters/artifacts/fsPublisher';

@@ -1,0 +1,88 @@
+import type { AppErrorData } from '../../../../shared/errors';
+import type { CdslDocument } from '../domain/document';
+import type { TopologySnapshot } from '../domain/topology';
+
+/** Which heavy outputs the runtime should produce besides topology and measurements. */
+export interface BuildOutputs {
+  step: boolean;
+  meshes: boolean;
+  projections: boolean;
+}
+
+export type FeatureStatus = 'built' | 'failed' | 'skipped';
+
+/** Per-feature result of a rebuild. `error` is set exactly when status is failed. */
+export interface FeatureReport {
+  id: string;
+  atomic_id: string;
+  status: FeatureStatus;
+  duration_ms?: number;
+  solid_count?: number;
+  volume_mm3?: number;
+  error?: AppErrorData;
+}
+
+/** Triangles of one B-rep face, so a viewer can highlight the face by its token. */
+export interface FaceMesh {
+  face_index: number;
+  token: string;
+  positions: number[];
+  normals: number[];
+  indices: number[];
+}
+
+export type ProjectionViewName = 'front' | 'top' | 'right' | 'iso';
+
+/** Hidden-line-removed projection: SVG path data of visible and hidden edges (drawing units mm). */
+export interface ProjectionView {
+  view: ProjectionViewName;
+  visible: string[];
+  hidden: string[];
+  view_box: string;
+}
+
+export interface BuildOutcome {
+  engine_version: string;
+  ok: boolean;
+  features: FeatureReport[];
+  /** Topology of the last successfully built revision (null when the first feature failed). */
+  snapshot: TopologySnapshot | null;
+  step?: string;
+  meshes?: FaceMesh[];
+  projections?: ProjectionView[];
+  timings_ms: { build: number; snapshot: number; step?: number; meshes?: number; projections?: number };
+  /** Worker memory after the build's objects were released (leak detection). */
+  memory: { wasm_heap_bytes: number; live_objects: number; released_objects: number };
+}
+
+export interface StepInspection {
+  solid_count: number;
+  volume_mm3: number;
+  valid: boolean;
+}
+
+export interface RuntimeStats {
+  workers_started: number;
+  timeouts: number;
+  crashes: number;
+  kernel_start_ms: number | null;
+}
+
+/**
+ * The CAD kernel behind CDSL. Implementations run the kernel isolated from the caller.
+ * Errors (AppError): CDSL_RUNTIME_TIMEOUT (an operation exceeded its time; the kernel was
+ * replaced), CDSL_RUNTIME_CRASHED (the kernel died; it was replaced), CDSL_RUNTIME_UNAVAILABLE
+ * (the kernel could not start or the runtime was disposed). Geometry failures are not thrown:
+ * they are reported per feature in `BuildOutcome.features`.
+ */
+export interface CadRuntime {
+  /** Rebuilds the whole document from scratch (deterministic: same document → same outcome). */
+  build(document: CdslDocument, outputs: BuildOutputs): Promise<BuildOutcome>;
+  /** Re-imports a STEP file with the kernel and measures it (independent check of exports). */
+  inspectStep(stepText: string): Promise<StepInspection>;
+  /** Starts the kernel now instead of on first use; resolves with the start time in ms. */
+  warmUp(): Promise<number>;
+  stats(): RuntimeStats;
+  /** Terminates the worker; later calls fail with CDSL_RUNTIME_UNAVAILABLE. */
+  dispose(): Promise<void>;
+}
