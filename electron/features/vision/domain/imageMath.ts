@@ -1,0 +1,58 @@
+import { visionError } from './errors';
+
+/** A region as fractions of the image (0..1), as zoom_image receives it. */
+export interface FractionRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PixelRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Converts a fractional region to a pixel rectangle of a width×height image (at least 1×1,
+ * clamped inside the image). Errors: VISION_REGION_INVALID (outside 0..1, empty, overflowing).
+ */
+export function regionToPixels(region: FractionRegion, width: number, height: number): PixelRect {
+  const { x, y, width: w, height: h } = region;
+  const valid = [x, y, w, h].every((v) => Number.isFinite(v) && v >= 0 && v <= 1) && w > 0 && h > 0 && x + w <= 1 + 1e-9 && y + h <= 1 + 1e-9;
+  if (!valid) throw visionError('VISION_REGION_INVALID', 'The region must be fractions within the image: 0 <= x, y; width, height > 0; x + width <= 1; y + height <= 1.', { region });
+  const left = Math.min(width - 1, Math.floor(x * width));
+  const top = Math.min(height - 1, Math.floor(y * height));
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(width - left, Math.round(w * width))),
+    height: Math.max(1, Math.min(height - top, Math.round(h * height))),
+  };
+}
+
+/** Size after fitting the long edge into maxEdge (never enlarges). */
+export function fitWithin(width: number, height: number, maxEdge: number): { width: number; height: number; resized: boolean } {
+  const long = Math.max(width, height);
+  if (long <= maxEdge) return { width, height, resized: false };
+  const scale = maxEdge / long;
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), resized: true };
+}
+
+/**
+ * Estimated vision tokens of an image with OpenAI's high-detail tiling rule (fit in 2048,
+ * shortest side 768, 170 per 512 tile + 85): a provider-neutral yardstick for the benchmark.
+ */
+export function estimateVisionTokens(width: number, height: number): number {
+  let w = width;
+  let h = height;
+  const fit = Math.min(1, 2048 / Math.max(w, h));
+  w *= fit;
+  h *= fit;
+  const shortScale = Math.min(1, 768 / Math.min(w, h));
+  w *= shortScale;
+  h *= shortScale;
+  return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
+}

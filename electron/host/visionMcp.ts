@@ -1,0 +1,71 @@
+import { homedir } from 'node:os';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import packageJson from '../../package.json';
+import { toAppErrorData } from '../../shared/errors';
+import { resolveDataDir } from '../platform/dataDir/resolveDataDir';
+import { createLogger } from '../platform/log/logger';
+import { createRedactor } from '../platform/log/redact';
+import { visionConfigFromEnv, type VisionMcpConfig } from './visionMcp/config';
+import { composeVisionRuntime, type VisionRuntime } from './visionMcp/compose';
+import { createVisionMcpServer } from './visionMcp/server';
+
+/** Bad configuration: one clear line on stderr and exit code 1 (stdout stays JSON-RPC only). */
+function exitWithConfigError(error: unknown): never {
+  const data = toAppErrorData(error);
+  const detail = data.code === 'INTERNAL_ERROR' && error instanceof Error ? error.message : data.message;
+  process.stderr.write(`cadsight-vision: [${data.code}] ${detail}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const redactor = createRedactor();
+  let config: VisionMcpConfig;
+  try {
+    config = visionConfigFromEnv(process.env, { dataDir: resolveDataDir({ env: process.env, platform: process.platform, homedir: homedir() }).dir });
+  } catch (error) {
+    exitWithConfigError(error);
+  }
+  const key = config.provider.getApiKey();
+  if (key) redactor.registerSecret(key);
+  const log = createLogger({ sink: (line) => process.stderr.write(`${line}\n`), level: config.logLevel, redactor, base: { app: 'cadsight-vision', pid: process.pid } });
+
+  let runtime: VisionRuntime;
+  try {
+    runtime = composeVisionRuntime(config, log);
+  } catch (error) {
+    exitWithConfigError(error);
+  }
+  const server = createVisionMcpServer({ service: runtime.service, log }, packageJson.version);
+
+  const sweep = () => {
+    try {
+      const { deleted, skippedBusy } = runtime.service.sweepExpired();
+      if (deleted.length + skippedBusy.length > 0) log.info('session sweep', { deleted: deleted.length, skippedBusy: skippedBusy.length });
+    } catch (error) {
+      log.warn('session sweep failed', { code: toAppErrorData(error).code });
+    }
+  };
+  sweep();
+  const sweeper = setInterval(sweep, Math.min(config.sessionTtlMs / 4, 10 * 60_000));
+  sweeper.unref();
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    clearInterval(sweeper);
+    await server.close().catch(() => undefined);
+    runtime.close();
+    process.exit(0);
+  };
+  // An MCP client ends the server by closing our stdin.
+  process.stdin.on('end', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+
+  await server.connect(new StdioServerTransport());
+  log.info('cadsight-vision ready', { provider: config.provider.id, model: config.provider.model, database: config.databaseFile });
+}
+
+void main();
