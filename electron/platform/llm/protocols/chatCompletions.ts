@@ -1,3 +1,4 @@
+import type { ChatCompletionContentPart, ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
 import { accumulateChatStream, chatStopReason, chatUsageSchema } from './chatCompletionsStream';
@@ -6,22 +7,25 @@ import { imageDataUrl, jsonHeaders, joinedText, parseReplyBody } from './wireHel
 
 const PROTOCOL = 'chat-completions';
 
-/** Maps one LlmMessage to Chat Completions messages (tool results become role "tool" messages). */
-function toChatMessages(message: LlmMessage): Record<string, unknown>[] {
+/**
+ * Maps one LlmMessage to Chat Completions messages (tool results become role "tool" messages).
+ * Sent with fetch, typed with the openai SDK's request types (checked at compile time).
+ */
+function toChatMessages(message: LlmMessage): ChatCompletionMessageParam[] {
   if (message.role === 'assistant') {
     const toolCalls = message.content.flatMap((p) =>
-      p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }] : [],
+      p.type === 'tool_call' ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: p.arguments } }] : [],
     );
     const text = joinedText(message.content);
     return [{ role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
   }
   // Tool results must directly follow the assistant turn that made the calls.
-  const toolMessages = message.content.flatMap((p) =>
+  const toolMessages = message.content.flatMap((p): ChatCompletionMessageParam[] =>
     p.type === 'tool_result' ? [{ role: 'tool', tool_call_id: p.toolCallId, content: p.isError ? `ERROR: ${p.content}` : p.content }] : [],
   );
-  const userParts = message.content.flatMap((p): Record<string, unknown>[] => {
-    if (p.type === 'text') return [{ type: 'text', text: p.text }];
-    if (p.type === 'image') return [{ type: 'image_url', image_url: { url: imageDataUrl(p) } }];
+  const userParts = message.content.flatMap((p): ChatCompletionContentPart[] => {
+    if (p.type === 'text') return [{ type: 'text' as const, text: p.text }];
+    if (p.type === 'image') return [{ type: 'image_url' as const, image_url: { url: imageDataUrl(p) } }];
     return [];
   });
   return userParts.length > 0 ? [...toolMessages, { role: 'user', content: userParts }] : toolMessages;
@@ -29,20 +33,22 @@ function toChatMessages(message: LlmMessage): Record<string, unknown>[] {
 
 function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
   const stream = provider.forceStreaming === true;
-  const messages = [
-    ...(request.system ? [{ role: 'system', content: request.system }] : []),
+  const messages: ChatCompletionMessageParam[] = [
+    ...(request.system ? [{ role: 'system' as const, content: request.system }] : []),
     ...request.messages.flatMap(toChatMessages),
   ];
-  const tools = request.tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const tools = request.tools?.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const choice = request.toolChoice;
-  const body: Record<string, unknown> = {
+  const body = {
     model: provider.model,
     messages,
-    ...(tools && tools.length > 0 ? { tools, tool_choice: choice === undefined || choice === 'auto' ? 'auto' : { type: 'function', function: { name: choice.name } } } : {}),
+    ...(tools && tools.length > 0
+      ? { tools, tool_choice: choice === undefined || choice === 'auto' ? ('auto' as const) : { type: 'function' as const, function: { name: choice.name } } }
+      : {}),
     ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  };
+  } satisfies ChatCompletionCreateParams;
   const headers = jsonHeaders(provider.headers);
   if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
   if (stream) headers['accept'] = 'text/event-stream';

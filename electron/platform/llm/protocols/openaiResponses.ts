@@ -1,3 +1,4 @@
+import type { ResponseCreateParamsNonStreaming, ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import type { LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
 import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
@@ -5,41 +6,45 @@ import { imageDataUrl, jsonHeaders, joinedText, parseReplyBody } from './wireHel
 
 const PROTOCOL = 'openai-responses';
 
-/** Maps one LlmMessage to Responses input items (tool calls/results are their own items). */
-function toInputItems(message: LlmMessage): Record<string, unknown>[] {
+/**
+ * Maps one LlmMessage to Responses input items (tool calls/results are their own items).
+ * The request is sent with fetch (one retry policy, byte-exact bodies) but typed with the
+ * openai SDK's request types so the wire shape is checked at compile time.
+ */
+function toInputItems(message: LlmMessage): ResponseInputItem[] {
   if (message.role === 'assistant') {
     const text = joinedText(message.content);
-    const calls = message.content.flatMap((p) =>
+    const calls = message.content.flatMap((p): ResponseInputItem[] =>
       p.type === 'tool_call' ? [{ type: 'function_call', call_id: p.id, name: p.name, arguments: p.arguments }] : [],
     );
-    return [...(text !== '' ? [{ role: 'assistant', content: text }] : []), ...calls];
+    return [...(text !== '' ? [{ role: 'assistant' as const, content: text }] : []), ...calls];
   }
-  const outputs = message.content.flatMap((p) =>
+  const outputs = message.content.flatMap((p): ResponseInputItem[] =>
     p.type === 'tool_result' ? [{ type: 'function_call_output', call_id: p.toolCallId, output: p.isError ? `ERROR: ${p.content}` : p.content }] : [],
   );
-  const parts = message.content.flatMap((p): Record<string, unknown>[] => {
-    if (p.type === 'text') return [{ type: 'input_text', text: p.text }];
-    if (p.type === 'image') return [{ type: 'input_image', image_url: imageDataUrl(p), detail: 'auto' }];
+  const parts = message.content.flatMap((p): ResponseInputContent[] => {
+    if (p.type === 'text') return [{ type: 'input_text' as const, text: p.text }];
+    if (p.type === 'image') return [{ type: 'input_image' as const, image_url: imageDataUrl(p), detail: 'auto' as const }];
     return [];
   });
   return parts.length > 0 ? [...outputs, { role: 'user', content: parts }] : outputs;
 }
 
 function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
-  const tools = request.tools?.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const tools = request.tools?.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, parameters: t.parameters, strict: false }));
   const choice = request.toolChoice;
   const forced = choice !== undefined && choice !== 'auto';
-  const body: Record<string, unknown> = {
+  const body = {
     model: provider.model,
     input: request.messages.flatMap(toInputItems),
     // Conversations live in our SQLite store; nothing is left on the provider's side.
     store: false,
     ...(request.system ? { instructions: request.system } : {}),
-    ...(tools && tools.length > 0 ? { tools, tool_choice: forced ? { type: 'function', name: choice.name } : 'auto' } : {}),
+    ...(tools && tools.length > 0 ? { tools, tool_choice: forced ? { type: 'function' as const, name: choice.name } : ('auto' as const) } : {}),
     ...(forced ? { parallel_tool_calls: false } : {}),
     ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-  };
+  } satisfies ResponseCreateParamsNonStreaming;
   const headers = jsonHeaders(provider.headers);
   if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
   return { path: '/responses', headers, body, stream: false };
