@@ -1,0 +1,111 @@
+import { AppError, toAppErrorData, type AppErrorData } from '../../../../shared/errors';
+import type { DrawingSource, DrawingWriteTarget } from '../ports/drawingSource';
+import type { ReviewStore } from '../ports/reviewStore';
+import { applyAnnotationEvent, isWritable, leaderPayload, payloadHash, type Annotation, type AnnotationEvent } from '../domain/annotation';
+import { AI_REVIEW_LAYER } from '../domain/drawingData';
+import { shortIdsInText, type Finding } from '../domain/finding';
+import { callJsonTool, newMeter } from './toolCalls';
+import { decodeTexts } from './payloadDecoders';
+import { MAX_LISTED_TEXTS, readPaged } from './drawingReader';
+
+export interface AnnotatedFinding {
+  finding: Finding;
+  annotation: Annotation;
+  /** The exact payload hash an approval must name (what the UI shows is what gets written). */
+  payloadHash: string;
+}
+
+/** Findings of a run with their annotation state, in report order. Errors: REVIEW_RUN_NOT_FOUND. */
+export function listAnnotatedFindings(store: ReviewStore, runId: string): AnnotatedFinding[] {
+  if (!store.getRun(runId)) throw new AppError('REVIEW_RUN_NOT_FOUND', `Review run ${runId} does not exist.`, { data: { runId } });
+  const findings = store.listFindings(runId);
+  const annotations = new Map(store.listAnnotations(findings.map((f) => f.id)).map((a) => [a.findingId, a]));
+  return findings.flatMap((finding) => {
+    const annotation = annotations.get(finding.id);
+    return annotation ? [{ finding, annotation, payloadHash: payloadHash(annotation) }] : [];
+  });
+}
+
+/**
+ * Applies a user decision (approve / edit / reject). Errors: REVIEW_FINDING_NOT_FOUND,
+ * REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID.
+ */
+export function decideAnnotation(store: ReviewStore, findingId: string, event: Exclude<AnnotationEvent, { kind: 'written' }>): Annotation {
+  const current = store.getAnnotation(findingId);
+  if (!current) throw new AppError('REVIEW_FINDING_NOT_FOUND', `No annotation for finding ${findingId}.`, { data: { findingId } });
+  const next = applyAnnotationEvent(current, event);
+  store.saveAnnotation(next);
+  return next;
+}
+
+export interface WriteOutcome {
+  written: string[];
+  /** Already on AI_REVIEW from an earlier (interrupted) write: logged, not written again. */
+  recognised: string[];
+  failed: { findingId: string; error: AppErrorData }[];
+  /** Backend's save result text (e.g. the new DXF path), when a save was made. */
+  saved: string | null;
+}
+
+/** Short ids of our annotations already present on the AI_REVIEW layer. */
+async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | undefined): Promise<Set<string>> {
+  if (!textsTool) return new Set();
+  const meter = newMeter();
+  const { items } = await readPaged(async (offset, limit) => {
+    const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { layer: AI_REVIEW_LAYER, offset, limit }));
+    return { items: page.texts, total: page.total };
+  }, MAX_LISTED_TEXTS);
+  return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => shortIdsInText(t.text)));
+}
+
+/**
+ * Writes every approved annotation of a run as a leader on AI_REVIEW, each at most once: the write
+ * log (SQLite) and the texts already on AI_REVIEW are both checked first, and the payload written
+ * is exactly the approved one (hash-checked). Then saves when the backend has a save tool (the DXF
+ * backend writes a new file next to the original). Errors: REVIEW_WRITE_UNSUPPORTED (no leader
+ * tool), REVIEW_RUN_NOT_FOUND; per-annotation failures are returned in `failed`.
+ */
+export async function writeApprovedAnnotations(
+  store: ReviewStore,
+  reader: DrawingSource,
+  target: DrawingWriteTarget,
+  runId: string,
+  now: () => Date,
+): Promise<WriteOutcome> {
+  const leaderTool = target.capabilityTools.leaderWrite;
+  if (!leaderTool) throw new AppError('REVIEW_WRITE_UNSUPPORTED', `${target.label} offers no leader annotation tool.`);
+  const candidates = listAnnotatedFindings(store, runId).filter((a) => isWritable(a.annotation));
+  const outcome: WriteOutcome = { written: [], recognised: [], failed: [], saved: null };
+  if (candidates.length === 0) return outcome;
+  const onLayer = await shortIdsOnReviewLayer(reader, reader.capabilityTools.texts);
+  for (const { annotation } of candidates) {
+    const hash = payloadHash(annotation);
+    const record = { findingId: annotation.findingId, runId, payloadHash: hash, writtenAt: now().toISOString() };
+    const written = applyAnnotationEvent(annotation, { kind: 'written', payloadHash: hash });
+    if (store.getWrite(annotation.findingId) || onLayer.has(annotation.shortId)) {
+      store.recordWrite(record, written);
+      outcome.recognised.push(annotation.findingId);
+      continue;
+    }
+    try {
+      const payload = leaderPayload(annotation);
+      const result = await target.callTool(leaderTool, payload.args);
+      if (result.isError) {
+        const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join(' ');
+        throw new AppError('REVIEW_WRITE_FAILED', `${leaderTool} failed: ${text.slice(0, 300)}`, { data: { findingId: annotation.findingId } });
+      }
+      store.recordWrite(record, written);
+      outcome.written.push(annotation.findingId);
+    } catch (error) {
+      outcome.failed.push({ findingId: annotation.findingId, error: toAppErrorData(error) });
+    }
+  }
+  const saveTool = target.capabilityTools.save;
+  if (outcome.written.length > 0 && saveTool) {
+    const result = await target.callTool(saveTool, {});
+    const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+    if (result.isError) throw new AppError('REVIEW_WRITE_FAILED', `${saveTool} failed: ${text.slice(0, 300)}`, { data: { written: outcome.written } });
+    outcome.saved = text;
+  }
+  return outcome;
+}

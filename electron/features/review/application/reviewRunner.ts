@@ -1,0 +1,168 @@
+import { AppError, toAppErrorData } from '../../../../shared/errors';
+import type { DrawingSource } from '../ports/drawingSource';
+import type { ReviewOutput } from '../ports/reviewOutput';
+import type { FrameRecord, ReviewStore, RunOptions, RunRecord, RunStatus } from '../ports/reviewStore';
+import { checklistHash, type Checklist } from '../domain/checklist';
+import { drawingEvidence, frameEvidenceFrom, type DrawingData } from '../domain/drawingData';
+import { completeFinding, type Finding } from '../domain/finding';
+import type { Frame } from '../domain/frame';
+import { proposeAnnotation } from '../domain/annotation';
+import { evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm } from '../domain/rules';
+import { summariseEvidence } from '../domain/evidence';
+import type { ReviewReport } from '../domain/report';
+import { renderReportMarkdown } from '../domain/markdown';
+import { newMeter, type ToolCallMeter } from './toolCalls';
+import { planReview, type ReviewPlan } from './plan';
+import { readDrawingData } from './drawingReader';
+import { captureFrameScreenshots } from './screenshots';
+import { buildReport } from './reportBuilder';
+import { runBounded } from './frameQueue';
+
+/** Progress of a run, shaped like the platform `progress` event. */
+export interface ReviewProgress {
+  taskId: string;
+  phase: 'plan' | 'evidence' | 'frames' | 'report';
+  done: number;
+  total: number;
+  message?: string;
+}
+
+export interface ReviewRunnerDeps {
+  store: ReviewStore;
+  now: () => Date;
+  newRunId: () => string;
+  generatorVersion: string;
+  onProgress?: (event: ReviewProgress) => void;
+}
+
+/** Per-invocation inputs (a resumed run gets a fresh connection and output). */
+export interface ReviewSession {
+  source: DrawingSource;
+  output: ReviewOutput;
+  /** Frames reviewed in parallel (1–16). */
+  concurrency: number;
+  signal?: AbortSignal;
+}
+
+export interface ReviewRunResult {
+  runId: string;
+  status: RunStatus;
+  /** Present when the run completed. */
+  report?: ReviewReport;
+}
+
+/** Paper sizes of the proposed leaders: GB/T 14691 3.5 mm text, 10 mm offset from the spot. */
+const LEADER_TEXT_MM = 3.5;
+const LEADER_OFFSET_MM = 10;
+
+/**
+ * Starts a review: plan, drawing-wide evidence, drawing-level rules, the run row with its pending
+ * frames, then the frames. Errors before the run row exists are thrown (REVIEW_*, CAD_*);
+ * afterwards they are recorded on the run/frame and the run's final status is returned.
+ */
+export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession, checklist: Checklist, options: RunOptions): Promise<ReviewRunResult> {
+  const runId = deps.newRunId();
+  const meter = newMeter();
+  deps.onProgress?.({ taskId: runId, phase: 'plan', done: 0, total: 1, message: `Connecting to ${session.source.label}` });
+  const plan = await planReview(session.source, meter, options.frames);
+  deps.onProgress?.({ taskId: runId, phase: 'evidence', done: 0, total: 1, message: `${plan.frames.length} frame(s); reading the drawing` });
+  const data = await readDrawingData(session.source, plan, meter);
+  const drawing = drawingEvidence(data, plan.frames);
+  const leaderScale = plan.frames[0] ? frameUnitsPerPaperMm(plan.frames[0]) : 1;
+  const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale }).map((draft) =>
+    completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
+  );
+  deps.store.createRun(
+    {
+      id: runId,
+      source: session.source.label,
+      fingerprint: drawing.fingerprint,
+      checklist,
+      checklistHash: checklistHash(checklist),
+      options,
+      missingCapabilities: plan.missing,
+      status: 'running',
+      createdAt: deps.now().toISOString(),
+    },
+    plan.frames,
+    drawingFindings,
+  );
+  deps.store.proposeAnnotations(drawingFindings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * leaderScale)));
+  return executeRun(deps, session, runId, plan, data, meter);
+}
+
+/**
+ * Resumes a run after a restart or cancel: frames already done are not redone. The drawing must
+ * be the one the run started on. Errors: REVIEW_RUN_NOT_FOUND, REVIEW_DRAWING_CHANGED.
+ */
+export async function resumeReview(deps: ReviewRunnerDeps, session: ReviewSession, runId: string): Promise<ReviewRunResult> {
+  const run = requireRun(deps.store, runId);
+  if (run.status === 'completed') return { runId, status: 'completed', ...reportOf(deps.store, runId) };
+  const meter = newMeter();
+  const plan = await planReview(session.source, meter, run.options.frames);
+  const data = await readDrawingData(session.source, plan, meter);
+  const frames = deps.store.listFrames(runId).map((f) => f.frame);
+  if (drawingEvidence(data, frames).fingerprint !== run.fingerprint) {
+    throw new AppError('REVIEW_DRAWING_CHANGED', `The drawing at ${session.source.label} is not the one run ${runId} started on; start a new review.`, { data: { runId } });
+  }
+  deps.store.setRunStatus(runId, 'running', null, deps.now().toISOString());
+  return executeRun(deps, session, runId, { ...plan, frames }, data, meter);
+}
+
+function requireRun(store: ReviewStore, runId: string): RunRecord {
+  const run = store.getRun(runId);
+  if (!run) throw new AppError('REVIEW_RUN_NOT_FOUND', `Review run ${runId} does not exist.`, { data: { runId } });
+  return run;
+}
+
+function reportOf(store: ReviewStore, runId: string): { report?: ReviewReport } {
+  const report = store.getReport(runId);
+  return report ? { report } : {};
+}
+
+async function executeRun(deps: ReviewRunnerDeps, session: ReviewSession, runId: string, plan: ReviewPlan, data: DrawingData, meter: ToolCallMeter): Promise<ReviewRunResult> {
+  const run = requireRun(deps.store, runId);
+  const records = deps.store.listFrames(runId);
+  const todo = records.filter((r) => r.status !== 'done');
+  let done = records.length - todo.length;
+  const drawingRefs = [...meter.refs];
+  deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length });
+  await runBounded(todo, Math.min(16, Math.max(1, session.concurrency)), session.signal, async (record) => {
+    try {
+      reviewFrame(deps.store, run, record.frame, await frameEvidence(session, plan, data, record, meter, run.options.llm, drawingRefs));
+    } catch (error) {
+      deps.store.failFrame(runId, record.frame.id, toAppErrorData(error));
+    }
+    done++;
+    deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length, message: record.frame.label });
+  });
+  deps.store.addUsage(runId, { toolCalls: meter.calls, toolResultBytes: meter.resultBytes });
+  if (session.signal?.aborted) {
+    deps.store.setRunStatus(runId, 'cancelled', null, deps.now().toISOString());
+    return { runId, status: 'cancelled' };
+  }
+  deps.onProgress?.({ taskId: runId, phase: 'report', done: 0, total: 1 });
+  const report = buildReport(run, deps.store.listFrames(runId), deps.store.listFindings(runId), deps.generatorVersion, deps.now().toISOString());
+  await session.output.writeFile('report.json', `${JSON.stringify(report, null, 2)}\n`);
+  await session.output.writeFile('report.md', renderReportMarkdown(report));
+  deps.store.saveReport(runId, report);
+  deps.store.setRunStatus(runId, 'completed', null, deps.now().toISOString());
+  deps.onProgress?.({ taskId: runId, phase: 'report', done: 1, total: 1, message: session.output.location });
+  return { runId, status: 'completed', report };
+}
+
+async function frameEvidence(session: ReviewSession, plan: ReviewPlan, data: DrawingData, record: FrameRecord, meter: ToolCallMeter, llm: boolean, drawingRefs: string[]) {
+  const base = frameEvidenceFrom(data, record.frame);
+  const tool = plan.capabilities.screenshot;
+  const screenshots = tool ? await captureFrameScreenshots(session.source, meter, tool, session.output, record.frame, base.texts, llm) : [];
+  return { ...base, screenshots, toolCalls: tool ? [...drawingRefs, `tool:${tool}`] : drawingRefs };
+}
+
+function reviewFrame(store: ReviewStore, run: RunRecord, frame: Frame, evidence: ReturnType<typeof frameEvidenceFrom> & { screenshots: FrameRecord['screenshots']; toolCalls: string[] }): void {
+  const scale = frameUnitsPerPaperMm(frame);
+  const findings: Finding[] = evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale }).map((draft) =>
+    completeFinding(draft, run.fingerprint, LEADER_OFFSET_MM * scale),
+  );
+  store.completeFrame(run.id, frame.id, { evidence: summariseEvidence(evidence), screenshots: evidence.screenshots, findings });
+  store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale)));
+}

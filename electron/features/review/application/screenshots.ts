@@ -1,0 +1,58 @@
+import type { DrawingSource } from '../ports/drawingSource';
+import type { ReviewOutput } from '../ports/reviewOutput';
+import type { ScreenshotRef, TextItem } from '../domain/evidence';
+import type { Frame } from '../domain/frame';
+import { planScreenshotTiles, type BBox } from '../domain/geometry';
+import { badResult, callTool, type ToolCallMeter } from './toolCalls';
+import { decodeScreenshotMeta } from './payloadDecoders';
+
+/** Long edge of screenshots (the vision preprocessing default; larger images cost tokens, not legibility). */
+export const SCREENSHOT_MAX_EDGE = 1280;
+/** Text smaller than this many pixels is not reliably legible to a vision model. */
+export const MIN_TEXT_PIXELS = 12;
+export const MAX_TILES = 9;
+
+/** File names under the report folder must not depend on what a backend calls its frames. */
+export const safeFileStem = (id: string): string => id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'frame';
+
+async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string, output: ReviewOutput, region: BBox, file: string, id: string): Promise<ScreenshotRef> {
+  const result = await callTool(source, meter, tool, { bbox: region, max_edge: SCREENSHOT_MAX_EDGE });
+  const image = result.content.find((block) => block.type === 'image');
+  const meta = result.content.find((block) => block.type === 'text');
+  if (!image || image.type !== 'image' || !meta || meta.type !== 'text') throw badResult(tool, 'expected an image part and a JSON text part');
+  let metaJson: unknown;
+  try {
+    metaJson = JSON.parse(meta.text);
+  } catch {
+    throw badResult(tool, 'transform text is not JSON');
+  }
+  const decoded = decodeScreenshotMeta(tool, metaJson);
+  await output.writeFile(file, Buffer.from(image.data, 'base64'));
+  return { id, file, region: decoded.region, widthPx: decoded.widthPx, heightPx: decoded.heightPx, transform: decoded.transform };
+}
+
+/**
+ * Screenshots of a frame: always one overview (report thumbnail, UI); with `tiles` (LLM mode)
+ * also a grid of tiles when the overview would render the smallest text below MIN_TEXT_PIXELS.
+ */
+export async function captureFrameScreenshots(
+  source: DrawingSource,
+  meter: ToolCallMeter,
+  tool: string,
+  output: ReviewOutput,
+  frame: Frame,
+  texts: readonly TextItem[],
+  tiles: boolean,
+): Promise<ScreenshotRef[]> {
+  const stem = safeFileStem(frame.id);
+  const shots = [await capture(source, meter, tool, output, frame.bbox, `screenshots/${stem}.png`, `screenshot:${frame.id}/overview`)];
+  if (!tiles) return shots;
+  const minTextHeight = Math.min(...texts.map((t) => t.height).filter((h) => h > 0));
+  if (!Number.isFinite(minTextHeight)) return shots;
+  const grid = planScreenshotTiles(frame.bbox, { minTextHeight, minTextPixels: MIN_TEXT_PIXELS, maxEdge: SCREENSHOT_MAX_EDGE, maxTiles: MAX_TILES });
+  if (grid.length === 1) return shots;
+  for (const [index, region] of grid.entries()) {
+    shots.push(await capture(source, meter, tool, output, region, `screenshots/${stem}-tile${index + 1}.png`, `screenshot:${frame.id}/tile${index + 1}`));
+  }
+  return shots;
+}
