@@ -35,3 +35,7 @@ export { createCadClient } from './application/cadClient';
 export type { CadClient, CadClientOptions, CadCallOptions, CadCallResult, CadClientStats } from './application/cadClient';
 export type { CadConnectionState, CadConnectionStateEvent } from './application/cadConnection';
 export { connectTcpSocket, createSystemClock } from './adapters/tcp/tcpSocket';
+export { verifyConformance, formatConformanceTable } from './application/verifyConformance';
+export type { ConformanceReport, ConformanceRow, VerifyConformanceOptions } from './application/verifyConformance';
+export { CONFORMANCE_CHECKS } from './application/conformanceChecks';
+export type { ConformanceCheck } from './application/conformanceChecks';

@@ -29,6 +29,8 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
     layers: new Map(),
     styles: new Map(),
     blockRecords: new Map(),
+    dimStyles: [],
+    lineTypes: [],
     blocks: new Map(),
     layouts: [],
     entitiesByHandle: new Map(),
@@ -133,6 +135,10 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
   } else if (type === 'STYLE') {
     const style: DxfTextStyle = { name, font: v.str(3), bigFont: v.str(4), height: v.num(40) };
     doc.styles.set(name.toUpperCase(), style);
+  } else if (type === 'DIMSTYLE') {
+    doc.dimStyles.push(name);
+  } else if (type === 'LTYPE') {
+    doc.lineTypes.push(name);
   } else if (type === 'BLOCK_RECORD') {
     doc.blockRecords.set(v.str(5).trim(), name);
   }

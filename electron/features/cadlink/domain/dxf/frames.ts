@@ -52,12 +52,12 @@ function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] 
       if (!FRAME_BLOCK_NAME.test(g.name) && !sheetLike) continue;
       const kind = /title|标题栏|图签/i.test(g.name) && !sheetLike ? 'title_block' : 'block_insert';
       found.push({ id: entity.handle || `insert:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind, layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}), blockName: g.name });
-    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && matchSheet(box.maxX - box.minX, box.maxY - box.minY)) {
+    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && matchSheet(box.maxX - box.minX, box.maxY - box.minY) && diagonal(box) >= 0.3 * diagonal(extents)) {
       found.push({ id: entity.handle || `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}) });
     }
   }
   for (const box of findLineRectangles(layout.entities, extents)) {
-    if (matchSheet(box.maxX - box.minX, box.maxY - box.minY)) found.push({ id: `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box });
+    if (matchSheet(box.maxX - box.minX, box.maxY - box.minY) && diagonal(box) >= 0.3 * diagonal(extents)) found.push({ id: `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box });
   }
   const outer = found.filter((f) => !found.some((o) => o !== f && boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && !boxContains(f.bbox, o.bbox, tolerance(f.bbox))));
   const unique = outer.filter((f, i) => outer.findIndex((o) => boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && boxContains(f.bbox, o.bbox, tolerance(f.bbox))) === i);
@@ -81,7 +81,7 @@ function describeFrame(frame: Omit<DrawingFrame, 'sheet' | 'titleBlock'>, texts:
   if (frame.blockName) hints.name = frame.blockName;
   const scale = parseScaleText(titleBlock.fields.scale);
   if (scale) hints.scale = scale;
-  return { ...frame, sheet: frame.kind === 'title_block' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null), titleBlock };
+  return { ...frame, sheet: frame.kind === 'title_block' || frame.kind === 'layout' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null), titleBlock };
 }
 
 function layoutTexts(index: DrawingIndex, layout: DxfLayout): Extract<Primitive, { kind: 'text' }>[] {

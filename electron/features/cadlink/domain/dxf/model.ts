@@ -147,7 +147,12 @@ export interface DxfDocument {
   header: Map<string, HeaderVariable>;
   layers: Map<string, DxfLayer>;
   styles: Map<string, DxfTextStyle>;
+  /** BLOCK_RECORD handle → block name. */
   blockRecords: Map<string, string>;
+  /** DIMSTYLE names in table order (a written LEADER must name one). */
+  dimStyles: string[];
+  /** LTYPE names in table order. */
+  lineTypes: string[];
   blocks: Map<string, DxfBlock>;
   layouts: DxfLayout[];
   entitiesByHandle: Map<string, DxfEntity>;

@@ -16,7 +16,7 @@ export interface TitleBlockFields {
 
 /** Chinese and English labels, matched on the whole text without a trailing colon. */
 const LABELS: [TitleField, RegExp][] = [
-  ['drawingNo', /^(图号|图纸编号|drawing\s*no\.?|drawing\s*number|dwg\.?\s*no\.?|article\s*no\.?(\/reference)?|document\s*no\.?|project\s*no\.?)$/i],
+  ['drawingNo', /^(图号|图纸编号|drawing|drawing\s*no\.?|drawing\s*number|dwg\.?\s*no\.?|article\s*no\.?(\/reference)?|document\s*no\.?|project\s*no\.?)$/i],
   ['title', /^(图名|图纸名称|名称|title\b.*|drawing\s*title)$/i],
   ['scale', /^(比例|scale)$/i],
   ['designer', /^(设计|设计人|制图|绘图|drawn(\s*by)?|designed(\s*by)?|drawer)$/i],
@@ -27,12 +27,15 @@ const LABELS: [TitleField, RegExp][] = [
 
 /** Value shapes used when a title block has values but no labels (e.g. QCAD's A3 border). */
 const VALUE_PATTERNS: [TitleField, RegExp][] = [
-  ['date', /^\d{4}\s*[-/.年]\s*\d{1,2}(\s*[-/.月]\s*\d{1,2}\s*日?)?$/],
+  ['date', /^(\d{4}\s*[-/.年]\s*\d{1,2}(\s*[-/.月]\s*\d{1,2}\s*日?)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})$/],
   ['revision', /^(rev\.?|revision|版本)\s*[\w.]+$/i],
   ['scale', /^\d+(\.\d+)?\s*[:：]\s*\d+(\.\d+)?$/],
   ['drawingNo', /^(?=.*\d)[A-Z0-9][A-Z0-9\-/._]{5,}$/i],
   ['designer', /^([A-Z]\.\s?[A-Z][a-z]+|[\u4e00-\u9fff]{2,3})$/],
 ];
+
+/** Other title-block labels: never taken as a value of a neighbouring field. */
+const OTHER_LABELS = /^(sheet|edition|file\s*name|quantity|item\s*ref|signature|revision note|material|weight|approved.*|共.*张|第.*张|材料|重量|数量|件号|序号|备注|单位|工程名称|建设单位|设计单位)$/i;
 
 function normalise(text: string): string {
   return text.trim().replace(/[:：]\s*$/, '').replace(/\s+/g, ' ');
@@ -58,10 +61,10 @@ function boxOf(t: TextPrimitive): Box {
 export function readTitleBlock(texts: TextPrimitive[]): TitleBlockFields {
   const result: TitleBlockFields = { fields: {}, sources: {} };
   const entries = texts.map((t) => ({ t, box: boxOf(t), label: labelOf(t.text) }));
-  const values = entries.filter((e) => !e.label && normalise(e.t.text).length > 0);
+  const values = entries.filter((e) => !e.label && normalise(e.t.text).length > 0 && !OTHER_LABELS.test(normalise(e.t.text)));
   const used = new Set<(typeof values)[number]>();
   for (const label of entries) {
-    if (!label.label || result.sources[label.label]) continue;
+    if (!label.label || typeof result.fields[label.label] === 'string') continue;
     const h = Math.max(label.t.height, 1e-9);
     const midY = (label.box.minY + label.box.maxY) / 2;
     let best: { entry: (typeof values)[number]; distance: number } | undefined;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { AppError } from '../../../../../shared/errors';
+import type { ToolResult } from '../../domain/protocol/mcpTools';
+import { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, type Dialect, type Tag } from '../../domain/dxf/annotations';
+import { DrawingIndex } from '../../domain/dxf/bounds';
+import { findFrames, type DrawingFrame } from '../../domain/dxf/frames';
+import type { Box, DxfDocument } from '../../domain/dxf/model';
+import { writeDxf } from '../../domain/dxf/writer';
+
+/** Renders a region of a layout to PNG (adapter: resvg with CJK fonts). */
+export interface DxfScreenshotRenderer {
+  /**
+   * `bbox` in drawing units; the long edge of the image is `maxEdge` pixels. Highlight boxes are
+   * drawn as red rectangles. Throws CAD_RENDER_FONT_MISSING when no CJK font is installed.
+   */
+  render(request: { index: DrawingIndex; layout: string; bbox: Box; maxEdge: number; highlight: Box[] }): Promise<{ png: Uint8Array; width: number; height: number; pixelsPerUnit: number }>;
+}
+
+/** Writes the drawing text in the file's encoding. Throws CAD_DXF_SAVE_FAILED on I/O errors. */
+export interface DxfDrawingSink {
+  save(path: string, dxfText: string): Promise<{ path: string; bytes: number }>;
+}
+
+export interface DxfBackendDeps {
+  document: DxfDocument;
+  /** The opened file; save_drawing writes `<name>.ai-review.dxf` next to it. */
+  sourcePath: string;
+  renderer: DxfScreenshotRenderer;
+  sink: DxfDrawingSink;
+}
+
+/** One opened drawing plus the annotations written to it since it was opened. */
+export class DxfSession {
+  readonly index: DrawingIndex;
+  readonly dialect: Dialect;
+  readonly handles: HandleAllocator;
+  readonly newEntities: Tag[] = [];
+  private readonly layerEntries: Tag[] = [];
+  private frameCache: DrawingFrame[] | undefined;
+  annotationCount = 0;
+
+  constructor(readonly deps: DxfBackendDeps) {
+    this.index = new DrawingIndex(deps.document);
+    this.dialect = dialectOf(deps.document);
+    this.handles = new HandleAllocator(deps.document);
+  }
+
+  get doc(): DxfDocument {
+    return this.deps.document;
+  }
+
+  frames(): DrawingFrame[] {
+    this.frameCache ??= findFrames(this.index);
+    return this.frameCache;
+  }
+
+  /** Adds annotation entities; creates the AI_REVIEW layer entry on first use when it is missing. */
+  addEntities(tags: Tag[]): void {
+    if (this.layerEntries.length === 0 && !this.doc.layers.has(REVIEW_LAYER) && this.doc.tables.some((t) => t.name === 'LAYER')) {
+      this.layerEntries.push(...reviewLayerTags(this.dialect, this.handles, this.doc.tables.find((t) => t.name === 'LAYER')?.handle, this.doc));
+    }
+    this.newEntities.push(...tags);
+    this.annotationCount++;
+  }
+
+  serialise(): string {
+    return writeDxf(this.doc, { entities: this.newEntities, layerEntries: this.layerEntries, ...(this.dialect.handles ? { handSeed: this.handles.seed() } : {}) });
+  }
+}
+
+/** [minX, minY, maxX, maxY] in drawing units. */
+export const bboxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('[minX, minY, maxX, maxY] in drawing units');
+export const layoutSchema = z.string().min(1).optional().describe('Layout name; "Model" (default) or a paper layout tab');
+
+export function toBox(b: readonly [number, number, number, number]): Box {
+  const [x1, y1, x2, y2] = b;
+  if (!(x2 > x1 && y2 > y1)) throw new AppError('CAD_BAD_ARGUMENTS', 'bbox must be [minX, minY, maxX, maxY] with max > min', { data: { bbox: b } });
+  return { minX: x1, minY: y1, maxX: x2, maxY: y2 };
+}
+
+export function jsonResult(value: unknown): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/** One backend tool: schema published in tools/list, `run` gets validated input. */
+export interface DxfTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  run(session: DxfSession, input: z.infer<S>): Promise<ToolResult> | ToolResult;
+}
+
+export function defineTool<S extends z.ZodType>(tool: DxfTool<S>): DxfTool<S> {
+  return tool;
+}

@@ -1,0 +1,51 @@
+import type { DxfDocument } from './model';
+import type { Tag } from './annotations';
+
+export interface WriteEdits {
+  /** Entities appended to the ENTITIES section (model space). */
+  entities: Tag[];
+  /** Table entries appended to the LAYER table (the review layer when it is missing). */
+  layerEntries: Tag[];
+  /** New $HANDSEED value, when handles were allocated. */
+  handSeed?: string;
+}
+
+function line(code: number, value: string): string {
+  return `${String(code).padStart(3, ' ')}\n${value}\n`;
+}
+
+function emit(tags: Tag[]): string {
+  let out = '';
+  for (const [code, value] of tags) out += line(code, value);
+  return out;
+}
+
+/**
+ * Serialises the document: every original tag in its original order (values byte-identical),
+ * plus the edits spliced in before the LAYER table's ENDTAB and the ENTITIES section's ENDSEC.
+ * A file without an ENTITIES section gets one before OBJECTS (or EOF).
+ */
+export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
+  const { codes, values } = doc.tags;
+  const entitiesSection = doc.sections.find((s) => s.name === 'ENTITIES');
+  const layerTable = doc.tables.find((t) => t.name === 'LAYER');
+  const objects = doc.sections.find((s) => s.name === 'OBJECTS');
+  const seedIndex = doc.header.get('$HANDSEED')?.valueIndex;
+  const parts: string[] = [];
+  let hasEof = false;
+  const entitiesBlock = emit(edits.entities);
+  for (let i = 0; i < codes.length; i++) {
+    if (layerTable && i === layerTable.end && edits.layerEntries.length) parts.push(emit(edits.layerEntries));
+    if (entitiesSection && i === entitiesSection.end) parts.push(entitiesBlock);
+    const isEof = codes[i] === 0 && (values[i] as string).trim() === 'EOF';
+    if (!entitiesSection && edits.entities.length && (isEof || (objects && i === objects.start))) parts.push(line(0, 'SECTION') + line(2, 'ENTITIES') + entitiesBlock + line(0, 'ENDSEC'));
+    if (isEof) hasEof = true;
+    const value = i === seedIndex && edits.handSeed ? edits.handSeed : (values[i] as string);
+    parts.push(line(codes[i] as number, value));
+  }
+  if (!hasEof) {
+    if (!entitiesSection && !objects && edits.entities.length) parts.push(line(0, 'SECTION') + line(2, 'ENTITIES') + entitiesBlock + line(0, 'ENDSEC'));
+    parts.push(line(0, 'EOF'));
+  }
+  return parts.join('');
+}
