@@ -92,12 +92,14 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
 }
 
 /**
- * Resumes a run after a restart or cancel: frames already done are not redone. The drawing must
+ * Resumes a run after a restart or cancel, or retries the failed frames of a completed run: frames
+ * already done are not redone. The drawing must
  * be the one the run started on. Errors: REVIEW_RUN_NOT_FOUND, REVIEW_DRAWING_CHANGED.
  */
 export async function resumeReview(deps: ReviewRunnerDeps, session: ReviewSession, runId: string): Promise<ReviewRunResult> {
   const run = requireRun(deps.store, runId);
-  if (run.status === 'completed') return { runId, status: 'completed', ...reportOf(deps.store, runId) };
+  const failed = deps.store.listFrames(runId).some((f) => f.status === 'failed');
+  if (run.status === 'completed' && !failed) return { runId, status: 'completed', ...reportOf(deps.store, runId) };
   const meter = newMeter();
   const plan = await planReview(session.source, meter, run.options.frames);
   const data = await readDrawingData(session.source, plan, meter);
