@@ -26,7 +26,7 @@ export function tempDataDir(): string {
 export async function startHost(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningHost> {
   const dataDir = options.dataDir ?? tempDataDir();
   const child = spawn(process.execPath, ['dist/node/serve.js', ...(options.args ?? [])], {
-    env: { ...process.env, CADSIGHT_DATA_DIR: dataDir, CADSIGHT_LOCALE: 'en-US', ...options.env },
+    env: { ...process.env, CADSIGHT_DATA_DIR: dataDir, LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdoutLines: string[] = [];

@@ -1,0 +1,55 @@
+import { ipcChannels, ipcEvents, type IpcEvents } from '../../../shared/ipc/channels';
+import { createEventBus, type EventBus } from '../../platform/events/eventBus';
+import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
+import type { Logger } from '../../platform/log/types';
+import type { SafeStorageLike } from '../../platform/secrets/types';
+import { createPlatformHandlers } from './platformHandlers';
+import { createPlatformRuntime } from './platformRuntime';
+
+export interface AppRuntimeOptions {
+  transport: 'electron' | 'browser';
+  env: Readonly<Record<string, string | undefined>>;
+  systemLocale: string;
+  version: string;
+  electronUserData?: string;
+  safeStorage?: SafeStorageLike;
+}
+
+/** What a transport needs: the router, the event bus, a logger, and disposal. */
+export interface AppRuntime {
+  router: IpcRouter;
+  events: EventBus<IpcEvents>;
+  log: Logger;
+  close(): void;
+}
+
+/**
+ * The composition of the app behind either transport (Electron IPC or browser-mode WebSocket):
+ * platform services, every slice's handlers, the IPC router and the event bus.
+ */
+export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppRuntime> {
+  const platform = createPlatformRuntime({
+    env: options.env,
+    systemLocale: options.systemLocale,
+    logName: `${options.transport}.log`,
+    ...(options.electronUserData ? { electronUserData: options.electronUserData } : {}),
+    ...(options.safeStorage ? { safeStorage: options.safeStorage } : {}),
+  });
+  const log = platform.log;
+  const events = createEventBus(ipcEvents, (error) => log.error('event sink failed', { error: String(error) }));
+  const identity = { version: options.version, transport: options.transport, systemLocale: options.systemLocale };
+  const handlers = {
+    ...createPlatformHandlers(platform, identity),
+  };
+  const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>
+    log.error('internal error in IPC handler', { channel, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) }),
+  );
+  return {
+    router,
+    events,
+    log,
+    close() {
+      platform.close();
+    },
+  };
+}

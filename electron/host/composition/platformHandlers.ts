@@ -1,0 +1,43 @@
+import { platformChannels } from '../../../shared/ipc/contracts/platform';
+import type { HandlerTable } from '../../platform/ipc/router';
+import { createLlmGateway } from '../../platform/llm/gateway';
+import type { PlatformRuntime } from './platformRuntime';
+
+export interface AppIdentity {
+  version: string;
+  transport: 'electron' | 'browser';
+  systemLocale: string;
+}
+
+const CONNECTION_TEST_PROMPT = 'Connection test from CadSight. Reply with the single word OK.';
+
+/** Handlers of the platform channels: app info, settings, providers, connection test. */
+export function createPlatformHandlers(platform: PlatformRuntime, identity: AppIdentity): HandlerTable<typeof platformChannels> {
+  const { settings } = platform;
+  return {
+    getAppInfo: () => ({
+      version: identity.version,
+      transport: identity.transport,
+      dataDir: platform.layout.root,
+      systemLocale: identity.systemLocale,
+      startupNotices: platform.notices.map((n) => ({ code: n.code, message: n.message })),
+    }),
+    getSettings: () => settings.getSettings(),
+    setLocale: (input) => settings.setLocale(input),
+    saveProvider: (input) => settings.saveProvider(input),
+    deleteProvider: (input) => settings.deleteProvider(input),
+    setRoleModel: (input) => settings.setRoleModel(input),
+    setGeneral: (input) => settings.setGeneral(input),
+    async testProvider(input) {
+      const provider = settings.resolveProvider({ providerId: input.id, ...(input.model ? { model: input.model } : {}) });
+      // One attempt, short budget: a connection test should answer quickly and honestly.
+      const gateway = createLlmGateway({ provider, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 30_000 }, log: platform.log });
+      const response = await gateway.complete({
+        messages: [{ role: 'user', content: [{ type: 'text', text: CONNECTION_TEST_PROMPT }] }],
+        maxOutputTokens: 16,
+        purpose: 'settings.testProvider',
+      });
+      return { ok: true as const, model: response.usage.model, latencyMs: response.usage.latencyMs, reply: response.text.slice(0, 200) };
+    },
+  };
+}
