@@ -33,6 +33,8 @@ export async function callForcedTool(
         rawArguments: call.rawArguments.slice(0, MAX_RAW_IN_ERROR),
         rawLength: call.rawArguments.length,
         truncated: call.rawArguments.length > MAX_RAW_IN_ERROR,
+        // max_tokens here usually means the arguments were cut off, not malformed by the model.
+        stopReason: response.stopReason,
         usage: response.usage,
       },
     });

@@ -79,15 +79,20 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGen
   const decoder = new TextDecoder('utf-8');
   const parser = createSseParser();
   const reader = body.getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       yield* parser.push(decoder.decode(value, { stream: true }));
     }
+    finished = true;
     yield* parser.push(decoder.decode());
     yield* parser.end();
   } finally {
+    // A consumer that stops early (e.g. at [DONE]) must not leave the socket half-read; a
+    // failing cancel only means the stream is already gone, so its error carries nothing.
+    if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }

@@ -24,7 +24,11 @@ export interface LlmProviderConfig {
   model: string;
   /** Returns the API key or undefined (local gateways such as Ollama need none). Never logged. */
   getApiKey: () => string | undefined;
-  /** Some Chat Completions gateways only answer with stream=true. */
+  /**
+   * Ask for an SSE stream (Chat Completions and Anthropic Messages; ignored by OpenAI
+   * Responses). Some Chat Completions gateways only answer with stream=true; for Anthropic it
+   * yields the model's exact tool-argument bytes instead of a re-serialized object.
+   */
   forceStreaming?: boolean;
   /** Per-attempt timeout in ms (default 120000). */
   timeoutMs?: number;

@@ -75,7 +75,7 @@ function chunks(value: string, size: number): string[] {
  * Chat Completions SSE events: role delta, text deltas, the tool call's id+name then its
  * arguments in `chunkSize` pieces, finish_reason, usage when asked for, then [DONE].
  */
-export function chatStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number, includeUsage: boolean): string[] {
+export function chatStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number, includeUsage: boolean): StreamEvent[] {
   const frame = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
     JSON.stringify({ id: `chatcmpl_${sequence}`, object: 'chat.completion.chunk', created: 0, model, choices, ...extra });
   const delta = (d: Record<string, unknown>, finish: string | null = null): string => frame([{ index: 0, delta: d, finish_reason: finish }]);
@@ -90,7 +90,7 @@ export function chatStreamEvents(reply: NeutralReply, model: string, sequence: n
     events.push(frame([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens } }));
   }
   events.push('[DONE]');
-  return events;
+  return events.map((data) => ({ data }));
 }
 
 /**
@@ -114,6 +114,40 @@ export function anthropicBody(reply: NeutralReply, model: string, sequence: numb
   // A replacer function, because a replacement string would interpret `$&` patterns in the arguments.
   const raw = reply.toolCall?.arguments;
   return raw === undefined ? body : body.replace(placeholder, () => raw);
+}
+
+/** One SSE event as the server writes it. */
+export interface StreamEvent {
+  event?: string;
+  data: string;
+}
+
+/**
+ * Anthropic Messages SSE: message_start (input tokens), a text block and/or a tool_use block
+ * whose input arrives as `partial_json` deltas in `chunkSize` pieces, message_delta with the
+ * stop reason and output tokens, message_stop.
+ */
+export function anthropicStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number): StreamEvent[] {
+  const ev = (type: string, payload: Record<string, unknown>): StreamEvent => ({ event: type, data: JSON.stringify({ type, ...payload }) });
+  const events = [
+    ev('message_start', { message: { id: `msg_${sequence}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: reply.promptTokens, output_tokens: 1 } } }),
+    ev('ping', {}),
+  ];
+  let index = 0;
+  if (reply.text) {
+    events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    for (const piece of chunks(reply.text, chunkSize)) events.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    events.push(ev('content_block_stop', { index }));
+    index++;
+  }
+  if (reply.toolCall) {
+    events.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: reply.toolCall.id, name: reply.toolCall.name, input: {} } }));
+    for (const piece of chunks(reply.toolCall.arguments, chunkSize)) events.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+    events.push(ev('content_block_stop', { index }));
+  }
+  events.push(ev('message_delta', { delta: { stop_reason: reply.toolCall ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: reply.completionTokens } }));
+  events.push(ev('message_stop', {}));
+  return events;
 }
 
 /** Default error body in the shape each protocol uses. */

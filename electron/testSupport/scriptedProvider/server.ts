@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicBody, chatBody, chatStreamEvents, errorBody, neutralReply, responsesBody } from './replies';
+import { anthropicBody, anthropicStreamEvents, chatBody, chatStreamEvents, errorBody, neutralReply, responsesBody } from './replies';
 import type { CapturedRequest, ScriptedProvider, ScriptedProviderOptions, ScriptStep } from './types';
 
 type Endpoint = 'responses' | 'chat' | 'anthropic';
@@ -52,8 +52,9 @@ function sendJson(res: ServerResponse, status: number, body: string, extraHeader
 
 /**
  * Starts the scripted LLM provider: real HTTP on 127.0.0.1 with an ephemeral port, speaking
- * OpenAI Responses (POST /v1/responses), Chat Completions (POST /v1/chat/completions, with
- * stream:true as SSE in small chunks) and Anthropic Messages (POST /v1/messages), plus
+ * OpenAI Responses (POST /v1/responses), Chat Completions (POST /v1/chat/completions) and
+ * Anthropic Messages (POST /v1/messages) — the last two also as SSE in small chunks when the
+ * body says stream:true — plus
  * GET /v1/models. Replies come from `script`; every request is captured (without credential
  * values). An exhausted step list answers 400 so a test that under-scripts fails loudly
  * instead of retrying. Test support only.
@@ -106,15 +107,20 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
     }
     const wantsStream = typeof request.body === 'object' && request.body !== null && (request.body as Record<string, unknown>)['stream'] === true;
     const reply = neutralReply(step, raw.length, requests.length);
-    if (wantsStream && endpoint !== 'chat') {
-      sendJson(res, 400, errorBody(flavour, 400, 'scripted provider streams Chat Completions only'));
+    if (wantsStream && endpoint === 'responses') {
+      sendJson(res, 400, errorBody(flavour, 400, 'scripted provider streams Chat Completions and Anthropic Messages only'));
       return;
     }
     if (wantsStream) {
+      const chunkSize = step.chunkSize ?? DEFAULT_CHUNK_SIZE;
       const streamOptions = (request.body as Record<string, unknown>)['stream_options'] as Record<string, unknown> | undefined;
+      const events =
+        endpoint === 'chat'
+          ? chatStreamEvents(reply, model, requests.length, chunkSize, streamOptions?.['include_usage'] === true)
+          : anthropicStreamEvents(reply, model, requests.length, chunkSize);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const event of chatStreamEvents(reply, model, requests.length, step.chunkSize ?? DEFAULT_CHUNK_SIZE, streamOptions?.['include_usage'] === true)) {
-        res.write(`data: ${event}\n\n`);
+      for (const event of events) {
+        res.write(`${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`);
         // Yield between events so they leave as separate TCP writes, as a real stream does.
         await new Promise((resolve) => setImmediate(resolve));
       }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../../../shared/errors';
 import { rawJsonValueAt } from '../rawJson';
-import type { LlmContentPart, LlmMessage, LlmProviderConfig, LlmRequest, LlmResponse } from '../types';
+import type { LlmContentPart, LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
+import { accumulateAnthropicStream, anthropicStopReason } from './anthropicMessagesStream';
 import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
 import { badResponse, imageBase64, jsonHeaders, parseReplyBody } from './wireHelpers';
 
@@ -41,6 +42,7 @@ function toAnthropicMessage(message: LlmMessage): Record<string, unknown> {
 }
 
 function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
+  const stream = provider.forceStreaming === true;
   const tools = request.tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   const choice = request.toolChoice;
   const body: Record<string, unknown> = {
@@ -52,10 +54,12 @@ function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: 
       ? { tools, tool_choice: choice === undefined || choice === 'auto' ? { type: 'auto' } : { type: 'tool', name: choice.name, disable_parallel_tool_use: true } }
       : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(stream ? { stream: true } : {}),
   };
   const headers: Record<string, string> = { ...jsonHeaders(provider.headers), 'anthropic-version': ANTHROPIC_VERSION };
   if (apiKey) headers['x-api-key'] = apiKey;
-  return { path: '/messages', headers, body, stream: false };
+  if (stream) headers['accept'] = 'text/event-stream';
+  return { path: '/messages', headers, body, stream };
 }
 
 const replySchema = z.object({
@@ -69,13 +73,6 @@ const replySchema = z.object({
   stop_reason: z.string().nullish(),
   usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional() }).nullish(),
 });
-
-function stopReason(reason: string | null | undefined): LlmResponse['stopReason'] {
-  if (reason === 'end_turn' || reason === 'stop_sequence') return 'end';
-  if (reason === 'tool_use') return 'tool_call';
-  if (reason === 'max_tokens') return 'max_tokens';
-  return 'other';
-}
 
 function parseBody(bodyText: string): ProviderReply {
   const reply = parseReplyBody(PROTOCOL, bodyText, replySchema);
@@ -93,11 +90,11 @@ function parseBody(bodyText: string): ProviderReply {
   return {
     text: text.join(''),
     toolCalls,
-    stopReason: stopReason(reply.stop_reason),
+    stopReason: anthropicStopReason(reply.stop_reason),
     ...(reply.usage?.input_tokens !== undefined ? { promptTokens: reply.usage.input_tokens } : {}),
     ...(reply.usage?.output_tokens !== undefined ? { completionTokens: reply.usage.output_tokens } : {}),
   };
 }
 
-/** Anthropic Messages API (POST /messages, x-api-key + anthropic-version headers). */
-export const anthropicMessagesAdapter: ProtocolAdapter = { buildRequest, parseBody };
+/** Anthropic Messages API (POST /messages, x-api-key + anthropic-version headers; SSE with forceStreaming). */
+export const anthropicMessagesAdapter: ProtocolAdapter = { buildRequest, parseBody, parseStream: accumulateAnthropicStream };
