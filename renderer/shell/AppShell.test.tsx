@@ -1,0 +1,82 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Result } from '../../shared/errors';
+import type { AppBridge } from '../../shared/ipc/channels';
+import { App } from '../App';
+import { createAppStore } from '../store/appStore';
+import { StoreProvider } from '../store/StoreContext';
+
+const settings = {
+  locale: 'en' as const,
+  providers: [],
+  roles: { vision: null, author: null, reviewer: null },
+  cad: { host: '127.0.0.1', port: 8080 },
+  allowedRoots: [],
+  secretStorage: { available: false, backend: 'env' },
+  envOverrides: [],
+};
+
+/** A bridge answering from plain functions: the renderer only ever sees AppBridge. */
+function bridgeWith(overrides: Partial<Record<keyof AppBridge, (input: unknown) => Promise<Result<unknown>>>>): AppBridge {
+  const ok = (value: unknown) => async () => ({ ok: true as const, value });
+  const base: Record<string, unknown> = {
+    getAppInfo: ok({ version: '9.9.9', transport: 'browser', dataDir: '/data', systemLocale: 'en-US', startupNotices: [] }),
+    getSettings: ok(settings),
+    setLocale: async (input: { locale: 'en' | 'zh-CN' }) => ({ ok: true, value: { ...settings, locale: input.locale } }),
+    on: () => () => {},
+    ...overrides,
+  };
+  return base as unknown as AppBridge;
+}
+
+afterEach(cleanup);
+
+async function renderApp(bridge: AppBridge) {
+  const store = createAppStore(bridge, 'en');
+  await act(async () => {
+    render(
+      <StoreProvider store={store}>
+        <App />
+      </StoreProvider>,
+    );
+  });
+  return store;
+}
+
+describe('app shell', () => {
+  it('shows the four areas and switches between them', async () => {
+    await renderApp(bridgeWith({}));
+    for (const area of ['images', 'review', 'generate', 'settings']) {
+      fireEvent.click(screen.getByTestId(`nav-${area}`));
+      expect(screen.getByTestId(`view-${area}`)).toBeTruthy();
+      expect(screen.getByTestId(`nav-${area}`).getAttribute('aria-current')).toBe('page');
+    }
+    expect(screen.getByTestId('status-bar').textContent).toContain('v9.9.9');
+  });
+
+  it('shows start-up notices and failed calls as typed errors in the banner', async () => {
+    await renderApp(
+      bridgeWith({
+        getAppInfo: async () => ({
+          ok: true,
+          value: { version: '1', transport: 'browser', dataDir: '/d', systemLocale: 'en', startupNotices: [{ code: 'STORE_CORRUPT_MOVED_ASIDE', message: 'moved to /d/x' }] },
+        }),
+        getSettings: async () => ({ ok: false, error: { code: 'SETTINGS_TOO_NEW', message: 'Settings file is newer than this app.', retryable: false } }),
+      }),
+    );
+    const codes = screen.getAllByTestId('error-banner').map((b) => b.getAttribute('data-code'));
+    expect(codes).toEqual(expect.arrayContaining(['STORE_CORRUPT_MOVED_ASIDE', 'SETTINGS_TOO_NEW']));
+    fireEvent.click(screen.getAllByText('Dismiss')[0]!);
+    expect(screen.getAllByTestId('error-banner')).toHaveLength(1);
+  });
+
+  it('switches every label to Simplified Chinese when the user picks it', async () => {
+    await renderApp(bridgeWith({}));
+    fireEvent.click(screen.getByTestId('nav-settings'));
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('locale-zh-CN'));
+    });
+    expect(screen.getByTestId('nav-settings').textContent).toContain('设置');
+    expect(screen.getByTestId('nav-review').textContent).toContain('审图');
+  });
+});
