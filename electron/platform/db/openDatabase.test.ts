@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { immediate } from './immediate';
 import { openDatabase } from './openDatabase';
 import { assertRequiredPragmas } from './pragmas';
 import type { Migration } from './types';
@@ -131,7 +132,9 @@ describe('openDatabase with a damaged file', () => {
   function populatedDatabase(): void {
     const { db } = openDatabase({ file, migrations: notes });
     const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
-    for (let i = 0; i < 400; i += 1) insert.run(randomBytes(200).toString('hex'));
+    immediate(db, () => {
+      for (let i = 0; i < 400; i += 1) insert.run(randomBytes(200).toString('hex'));
+    });
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
   }
