@@ -1,0 +1,62 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { lineArtPng, orientedJpeg, pngBomb, solidPng } from '../../../testSupport/visionFixtures/images';
+import { sniffImage } from '../domain/imageSniff';
+import { createSharpImageProcessor } from './sharpImageProcessor';
+
+const processor = createSharpImageProcessor({ maxEdge: 1280, format: 'png', maxInputPixels: 40_000_000 });
+
+describe('sharp image processor', () => {
+  it('returns the original bytes untouched when no resize, rotation or conversion is needed', async () => {
+    const bytes = await solidPng(800, 600);
+    const result = await processor.prepare(bytes, sniffImage(bytes));
+    expect(result.reencoded).toBe(false);
+    expect(result.prepared.bytes).toBe(bytes);
+    expect(result.prepared.sha256).toBe(result.original.sha256);
+  });
+
+  it('resizes line art above the edge limit to lossless PNG', async () => {
+    const bytes = await lineArtPng(4000, 3000);
+    const result = await processor.prepare(bytes, sniffImage(bytes));
+    expect(result).toMatchObject({ reencoded: true, original: { width: 4000, height: 3000 }, prepared: { mimeType: 'image/png', width: 1280, height: 960 } });
+    expect(result.prepared.bytes.length).toBeLessThan(bytes.length);
+  });
+
+  it('applies EXIF orientation, so a portrait photo is sent upright', async () => {
+    const bytes = await orientedJpeg(200, 100, 6);
+    const result = await processor.prepare(bytes, sniffImage(bytes));
+    expect(result.original).toMatchObject({ width: 100, height: 200 });
+    expect(result.prepared).toMatchObject({ mimeType: 'image/jpeg', width: 100, height: 200 });
+    expect((await sharp(result.prepared.bytes).metadata()).orientation ?? 1).toBe(1);
+  });
+
+  it('flattens GIF to its first frame as PNG', async () => {
+    const gif = new Uint8Array(await sharp({ create: { width: 10, height: 10, channels: 3, background: '#00ff00' } }).gif().toBuffer());
+    const result = await processor.prepare(gif, sniffImage(gif));
+    expect(result.prepared.mimeType).toBe('image/png');
+  });
+
+  it('uses JPEG for re-encoding when configured to', async () => {
+    const jpegProcessor = createSharpImageProcessor({ maxEdge: 512, format: 'jpeg', maxInputPixels: 40_000_000 });
+    const bytes = await solidPng(1024, 100);
+    const result = await jpegProcessor.prepare(bytes, sniffImage(bytes));
+    expect(result.prepared).toMatchObject({ mimeType: 'image/jpeg', width: 512, height: 50 });
+  });
+
+  it('refuses a decompression bomb through the decoder pixel limit as well', async () => {
+    const bomb = pngBomb(20_000, 20_000);
+    await expect(processor.prepare(bomb, sniffImage(bomb))).rejects.toMatchObject({ code: 'VISION_IMAGE_TOO_LARGE' });
+  });
+
+  it('refuses truncated data as corrupt', async () => {
+    const bytes = await solidPng(300, 300);
+    const truncated = bytes.subarray(0, Math.floor(bytes.length / 2));
+    await expect(processor.prepare(truncated, sniffImage(truncated))).rejects.toMatchObject({ code: 'VISION_IMAGE_CORRUPT' });
+  });
+
+  it('crops in oriented coordinates and keeps full resolution below the edge limit', async () => {
+    const bytes = await solidPng(3000, 2000);
+    const crop = await processor.crop(bytes, { left: 1000, top: 500, width: 600, height: 400 });
+    expect(crop).toMatchObject({ width: 600, height: 400, mimeType: 'image/png' });
+  });
+});
