@@ -1,4 +1,5 @@
-import Ajv2020 from 'ajv/dist/2020';
+// The .js suffix: the bundle keeps ajv external and Node's ESM resolver needs the file name.
+import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../domain/contracts/schemaParts';
 

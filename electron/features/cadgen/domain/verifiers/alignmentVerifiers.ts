@@ -51,10 +51,14 @@ export const coplanar: ClaimVerifier = {
     const found = points.map((p) => planarFacesAt(faces, p, tolerance));
     const evidence = { points_mm: points, faces_at_points: found.map((g) => g.map((f) => ({ token: f.token, normal: f.normal, centroid: f.centroid }))), tolerance_mm: tolerance };
     if (found.some((g) => g.length === 0)) return unmet(context, 'no planar face at one of the points', evidence);
-    const reference = found[0]?.[0] as FaceInfo;
-    const normal = reference.normal as Vec3;
-    const coplanarWithReference = (f: FaceInfo): boolean => !!f.normal && parallel(f.normal, normal, 1e-6) && Math.abs(dot(sub(f.centroid, reference.centroid), normal)) <= tolerance;
-    return found.every((g) => g.some(coplanarWithReference)) ? { status: 'pass', message: 'faces are coplanar', evidence } : unmet(context, 'faces lie in different planes', evidence);
+    // Any face at the first point may define the plane (a corner point touches several faces).
+    for (const reference of found[0] ?? []) {
+      const normal = reference.normal as Vec3;
+      const inPlane = (f: FaceInfo): boolean => !!f.normal && parallel(f.normal, normal, 1e-6) && Math.abs(dot(sub(f.centroid, reference.centroid), normal)) <= tolerance;
+      const chosen = found.map((g) => g.find(inPlane));
+      if (chosen.every((f) => f !== undefined)) return { status: 'pass', message: 'faces are coplanar', evidence: { ...evidence, plane_normal: normal, face_tokens: chosen.map((f) => f?.token) } };
+    }
+    return unmet(context, 'faces lie in different planes', evidence);
   },
 };
 

@@ -33,6 +33,6 @@ export const executeShell: OperationExecutor = (context) => {
   const thickness = (context.feature.params as { thickness_mm: number }).thickness_mm;
   const openings = liveFaces(context);
   const finder = new context.kernel.r.FaceFinder().inList(openings);
-  // replicad's shell offsets outwards for positive values; walls grow inwards here.
-  return { body: context.arena.track(currentBody(context).shell({ filter: finder, thickness: -thickness })) };
+  // A positive replicad thickness keeps the outer skin and grows the walls inwards.
+  return { body: context.arena.track(currentBody(context).shell({ filter: finder, thickness })) };
 };
