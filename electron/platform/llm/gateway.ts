@@ -1,5 +1,6 @@
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../log/types';
+import { callForcedTool } from './forcedToolCall';
 import { errorForStatus, isRetryableStatus } from './httpErrors';
 import { abortedError, runHttpAttempt, TransportFailure, type FetchLike } from './httpTransport';
 import { anthropicMessagesAdapter } from './protocols/anthropicMessages';
@@ -7,9 +8,9 @@ import { chatCompletionsAdapter } from './protocols/chatCompletions';
 import { openaiResponsesAdapter } from './protocols/openaiResponses';
 import type { ProtocolAdapter, ProviderReply, WireRequest } from './protocols/types';
 import { createRetryBudget, DEFAULT_MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter, type RetryOptions } from './retryPolicy';
+import { assertValidRequest } from './requestValidation';
 import { readSseEvents } from './sse';
 import type { LlmGateway, LlmProtocol, LlmProviderConfig, LlmRequest, LlmResponse, LlmToolCall, RetryBudget } from './types';
-import { callForcedTool } from './forcedToolCall';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -143,6 +144,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   }
 
   async function complete(request: LlmRequest): Promise<LlmResponse> {
+    assertValidRequest(request);
     const started = clock.now();
     const budget = request.retryBudget ?? createRetryBudget(options.retry.totalBudgetMs, clock.now);
     const providers = [options.provider, ...(options.fallback ? [options.fallback] : [])];
