@@ -39,3 +39,9 @@ export { verifyConformance, formatConformanceTable } from './application/verifyC
 export type { ConformanceReport, ConformanceRow, VerifyConformanceOptions } from './application/verifyConformance';
 export { CONFORMANCE_CHECKS } from './application/conformanceChecks';
 export type { ConformanceCheck } from './application/conformanceChecks';
+// Embedded DXF backend (serves a DXF file over the same tool surface as the AutoCAD plugin).
+export { openDxfBackend } from './adapters/dxfFile/openDxfBackend';
+export { openDxfFile } from './adapters/dxfFile/openDxfFile';
+export type { OpenedDxf } from './adapters/dxfFile/openDxfFile';
+export { createDxfToolProvider, DXF_READ_TOOLS } from './application/dxfBackend/dxfToolProvider';
+export type { DxfBackendDeps, DxfDrawingSink, DxfScreenshotRenderer } from './application/dxfBackend/session';
