@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { providerInputSchema, settingsViewSchema } from '../../shared/ipc/contracts/platform';
 import type { AppErrorData } from '../../shared/errors';
-import type { AppState } from './appStore';
+import type { ShellSlice } from './shellSlice';
 import type { SliceContext } from './types';
 
 export type SettingsView = z.output<typeof settingsViewSchema>;
@@ -27,9 +27,9 @@ export interface SettingsSlice {
   testProvider(id: string): Promise<void>;
 }
 
-export function createSettingsSlice({ set, get, bridge }: SliceContext<AppState>): SettingsSlice {
+export function createSettingsSlice<S extends ShellSlice & SettingsSlice>({ set, get, bridge }: SliceContext<S>): SettingsSlice {
   const apply = (settings: SettingsView | undefined): void => {
-    if (settings) set({ settings, locale: settings.locale });
+    if (settings) set({ settings, locale: settings.locale } as Partial<S>);
   };
   return {
     settings: null,
@@ -56,12 +56,12 @@ export function createSettingsSlice({ set, get, bridge }: SliceContext<AppState>
       apply(get().unwrap(await bridge.setGeneral({ cad: { host, port } })));
     },
     async testProvider(id) {
-      set((s) => ({ providerTests: { ...s.providerTests, [id]: { status: 'running' } } }));
+      set((s) => ({ providerTests: { ...s.providerTests, [id]: { status: 'running' } } }) as Partial<S>);
       const result = await bridge.testProvider({ id });
       const state: ProviderTestState = result.ok
         ? { status: 'ok', model: result.value.model, latencyMs: Math.round(result.value.latencyMs) }
         : { status: 'failed', error: result.error };
-      set((s) => ({ providerTests: { ...s.providerTests, [id]: state } }));
+      set((s) => ({ providerTests: { ...s.providerTests, [id]: state } }) as Partial<S>);
     },
   };
 }

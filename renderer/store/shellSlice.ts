@@ -2,7 +2,6 @@ import type { AppErrorData, Result } from '../../shared/errors';
 import type { z } from 'zod';
 import type { appInfoSchema } from '../../shared/ipc/contracts/platform';
 import type { Locale } from '../i18n/messages';
-import type { AppState } from './appStore';
 import type { BannerEntry, SliceContext, ViewId } from './types';
 
 export type AppInfo = z.output<typeof appInfoSchema>;
@@ -23,26 +22,26 @@ export interface ShellSlice {
   unwrap<T>(result: Result<T>): T | undefined;
 }
 
-export function createShellSlice({ set, get, bridge }: SliceContext<AppState>, initialLocale: Locale): ShellSlice {
+export function createShellSlice<S extends ShellSlice>({ set, get, bridge }: SliceContext<S>, initialLocale: Locale): ShellSlice {
   let nextBannerId = 1;
   return {
     view: 'review',
     locale: initialLocale,
     appInfo: null,
     banner: [],
-    navigate: (view) => set({ view }),
-    setLocaleLocal: (locale) => set({ locale }),
+    navigate: (view) => set({ view } as Partial<S>),
+    setLocaleLocal: (locale) => set({ locale } as Partial<S>),
     async loadAppInfo() {
       const info = get().unwrap(await bridge.getAppInfo({}));
       if (!info) return;
-      set({ appInfo: info });
+      set({ appInfo: info } as Partial<S>);
       for (const notice of info.startupNotices) get().reportError({ code: notice.code, message: notice.message, retryable: false }, 'warning');
     },
     reportError(error, level = 'error') {
       const entry: BannerEntry = { id: nextBannerId++, level, error };
-      set((state) => ({ banner: [...state.banner.slice(-4), entry] }));
+      set((state) => ({ banner: [...state.banner.slice(-4), entry] }) as Partial<S>);
     },
-    dismiss: (id) => set((state) => ({ banner: state.banner.filter((b) => b.id !== id) })),
+    dismiss: (id) => set((state) => ({ banner: state.banner.filter((b) => b.id !== id) }) as Partial<S>),
     unwrap(result) {
       if (result.ok) return result.value;
       get().reportError(result.error);
