@@ -45,3 +45,7 @@ export { openDxfFile } from './adapters/dxfFile/openDxfFile';
 export type { OpenedDxf } from './adapters/dxfFile/openDxfFile';
 export { createDxfToolProvider, DXF_READ_TOOLS } from './application/dxfBackend/dxfToolProvider';
 export type { DxfBackendDeps, DxfDrawingSink, DxfScreenshotRenderer } from './application/dxfBackend/session';
+export { createCadBridgeHandlers, describeFailure } from './application/cadBridgeHandlers';
+export type { CadBridgeHandlers } from './application/cadBridgeHandlers';
+export { parseCadBridgeConfig, CAD_BRIDGE_USAGE } from './application/cadBridgeConfig';
+export type { CadBridgeConfig } from './application/cadBridgeConfig';
