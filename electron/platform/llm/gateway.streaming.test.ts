@@ -45,6 +45,13 @@ describe.each(cases)('$protocol with forced streaming', ({ protocol, streamReque
     expect((server.requests[0]!.body as Record<string, unknown>)['tool_choice']).toEqual(forcedChoice);
   });
 
+  it('retries a stream that is cut off mid-reply and returns the complete second reply', async () => {
+    const { gateway, server } = await streamingGateway([{ text: 'first attempt', chunkSize: 2, cutAfterEvents: 4 }, { text: 'complete reply', chunkSize: 2 }]);
+    const response = await gateway.complete({ messages });
+    expect(response).toMatchObject({ text: 'complete reply', usage: { retries: 1 } });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('reports streamed arguments that are not JSON as LLM_BAD_TOOL_ARGUMENTS with the raw text', async () => {
     const { gateway } = await streamingGateway([{ toolCall: { name: 'part', arguments: '{"od": 120' }, chunkSize: 4 }]);
     await expect(gateway.callTool({ messages, tool })).rejects.toMatchObject({ code: 'LLM_BAD_TOOL_ARGUMENTS', data: { rawArguments: '{"od": 120' } });

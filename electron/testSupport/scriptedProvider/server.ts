@@ -119,7 +119,11 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
           ? chatStreamEvents(reply, model, requests.length, chunkSize, streamOptions?.['include_usage'] === true)
           : anthropicStreamEvents(reply, model, requests.length, chunkSize);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const event of events) {
+      for (const [index, event] of events.entries()) {
+        if (index === step.cutAfterEvents) {
+          req.socket.destroy();
+          return;
+        }
         res.write(`${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`);
         // Yield between events so they leave as separate TCP writes, as a real stream does.
         await new Promise((resolve) => setImmediate(resolve));

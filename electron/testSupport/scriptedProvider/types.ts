@@ -23,6 +23,8 @@ export type ScriptStep = ScriptReply & {
   usage?: ScriptUsage;
   /** Streamed replies: characters per chunk of text and tool arguments (default 5). */
   chunkSize?: number;
+  /** Streamed replies: drop the connection after this many events (a stream cut mid-reply). */
+  cutAfterEvents?: number;
 };
 
 /** A request as the server saw it. Credentials are never stored, only whether one was sent. */

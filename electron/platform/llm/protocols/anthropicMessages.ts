@@ -7,7 +7,7 @@ import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
 import { badResponse, imageBase64, jsonHeaders, parseReplyBody } from './wireHelpers';
 
 const PROTOCOL = 'anthropic-messages';
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; this is used when the caller gives none. */
 const DEFAULT_MAX_TOKENS = 4096;
 
