@@ -22,6 +22,13 @@ export interface Bore {
 
 const SAME_AXIS_TOL_MM = 1e-5;
 
+function corners(face: FaceInfo): Vec3[] {
+  const { min, max } = face.bbox;
+  const out: Vec3[] = [];
+  for (const x of [min[0], max[0]]) for (const y of [min[1], max[1]]) for (const z of [min[2], max[2]]) out.push([x, y, z]);
+  return out;
+}
+
 function sameBoreSurface(a: FaceInfo, b: FaceInfo): boolean {
   if (!a.axis || !b.axis || a.radius_mm === undefined || b.radius_mm === undefined) return false;
   return Math.abs(a.radius_mm - b.radius_mm) <= SAME_AXIS_TOL_MM && parallel(a.axis.direction, b.axis.direction, 1e-7) && distanceToLine(b.axis.origin, a.axis.origin, a.axis.direction) <= SAME_AXIS_TOL_MM;
@@ -64,8 +71,12 @@ export function findBores(snapshot: TopologySnapshot): Bore[] {
     }
     const members = new Set(group.map((f) => f.index));
     const boundary = [...new Set(group.flatMap((f) => f.adjacent_faces))].filter((n) => !members.has(n)).map((n) => faces[n] as FaceInfo);
-    const caps = boundary.filter((f) => f.adjacent_faces.every((n) => members.has(n)));
     const axis = start.axis as { origin: Vec3; direction: Vec3 };
+    const radius = start.radius_mm ?? 0;
+    // A cap closes the bore: bounded only by the bore and lying within its cross-section
+    // (bbox corners of a disk of radius r sit at r·√2 from the axis).
+    const withinBore = (f: FaceInfo): boolean => corners(f).every((c) => distanceToLine(c, axis.origin, axis.direction) <= radius * Math.SQRT2 + 1e-6);
+    const caps = boundary.filter((f) => f.adjacent_faces.every((n) => members.has(n)) && withinBore(f));
     const [lo, hi] = axialRange(group, axis.origin, axis.direction);
     const ends = boundary.filter((f) => !caps.includes(f)).map((f) => dot(sub(f.centroid, axis.origin), axis.direction));
     const touchesLow = ends.some((t) => Math.abs(t - lo) <= 1e-4 * Math.max(1, hi - lo) || t < lo);
