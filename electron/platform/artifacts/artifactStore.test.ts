@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -98,6 +98,19 @@ describe('createArtifactStore', () => {
     chmodSync(ref.path, 0o644);
     expect(await store.markReferenced(ref.sha256)).toEqual({ sha256: ref.sha256, size: 1, path: ref.path });
     if (process.platform !== 'win32') expect(statSync(ref.path).mode & 0o222).toBe(0);
+  });
+
+  it('removes only staging files older than the given time', async () => {
+    const store = createArtifactStore(root);
+    expect(await store.removeStaleStaging(new Date())).toBe(0);
+    const staging = path.join(root, '.staging');
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(path.join(staging, 'old.tmp'), 'crashed put');
+    writeFileSync(path.join(staging, 'fresh.tmp'), 'put in progress');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(path.join(staging, 'old.tmp'), twoHoursAgo, twoHoursAgo);
+    expect(await store.removeStaleStaging(new Date(Date.now() - 3600_000))).toBe(1);
+    expect(readdirSync(staging)).toEqual(['fresh.tmp']);
   });
 
   it('round-trips any byte array with the right sha256', async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { syncDirectory } from '../dataDir/fileSafety';
@@ -99,6 +99,22 @@ export function createArtifactStore(rootDir: string): ArtifactStore {
       const ref = await hashStored(sha256);
       await io('make the artifact read-only', () => chmod(ref.path, 0o444));
       return ref;
+    },
+    async removeStaleStaging(olderThan) {
+      const names = await readdir(stagingDir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw ioError('list the staging folder', error);
+      });
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(stagingDir, name);
+        // A file that vanished meanwhile was finished by its writer: nothing to do.
+        const info = await stat(file).catch(() => undefined);
+        if (info === undefined || info.mtime >= olderThan) continue;
+        await io('remove a stale staging file', () => rm(file, { force: true }));
+        removed += 1;
+      }
+      return removed;
     },
   };
 }

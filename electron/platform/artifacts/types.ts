@@ -45,4 +45,10 @@ export interface ArtifactStore {
    * re-asserts its read-only mode, so a row never points at missing or altered bytes.
    */
   markReferenced(sha256: string): Promise<ArtifactRef>;
+  /**
+   * Deletes staging files last modified before `olderThan` (left by a crash mid-put) and returns
+   * how many went. Pass a time well in the past (e.g. one hour ago): another process sharing the
+   * store may be writing a staging file right now.
+   */
+  removeStaleStaging(olderThan: Date): Promise<number>;
 }

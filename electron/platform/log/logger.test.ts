@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from './logger';
+import { createLogger, parseLogLevel } from './logger';
 import { createRedactor, REDACTED } from './redact';
 
 const fixedClock = () => new Date('2026-05-06T07:08:09.000Z');
@@ -54,5 +54,13 @@ describe('createLogger', () => {
   it('keeps running when the sink throws', () => {
     const log = createLogger({ sink: () => { throw new Error('disk full'); }, level: 'info', redactor: createRedactor() });
     expect(() => log.info('x')).not.toThrow();
+  });
+
+  it('parses log levels from configuration and refuses unknown ones', () => {
+    expect(parseLogLevel(undefined, 'info', 'CADSIGHT_LOG_LEVEL')).toBe('info');
+    expect(parseLogLevel(' DEBUG ', 'info', 'CADSIGHT_LOG_LEVEL')).toBe('debug');
+    expect(() => parseLogLevel('verbose', 'info', 'CADSIGHT_LOG_LEVEL')).toThrow(
+      expect.objectContaining({ code: 'SETTINGS_INVALID', data: { env: 'CADSIGHT_LOG_LEVEL' } }),
+    );
   });
 });

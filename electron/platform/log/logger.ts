@@ -1,10 +1,22 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { AppError } from '../../../shared/errors';
 import type { Redactor } from './redact';
 import type { Logger } from './types';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/**
+ * Parses a level from configuration (e.g. CADSIGHT_LOG_LEVEL); undefined/empty gives `fallback`.
+ * Errors: SETTINGS_INVALID naming `source` for anything else.
+ */
+export function parseLogLevel(value: string | undefined, fallback: LogLevel, source: string): LogLevel {
+  if (value === undefined || value.trim() === '') return fallback;
+  const level = value.trim().toLowerCase();
+  if (Object.hasOwn(LEVEL_RANK, level)) return level as LogLevel;
+  throw new AppError('SETTINGS_INVALID', `${source} must be one of ${Object.keys(LEVEL_RANK).join(', ')}.`, { data: { env: source } });
+}
 
 export interface CreateLoggerOptions {
   /** Receives each finished JSON line (without newline), or a file path to append lines to. */
