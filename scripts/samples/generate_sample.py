@@ -49,7 +49,9 @@ dimstyle.dxf.dimtxt = 3.5
 dimstyle.dxf.dimasz = 3.0
 dimstyle.dxf.dimexe = 2.0
 dimstyle.dxf.dimexo = 0.0
-dimstyle.dxf.dimdec = 0
+dimstyle.dxf.dimdec = 2
+dimstyle.dxf.dimzin = 8  # GB practice: no trailing zeros (120, not 120.00)
+dimstyle.dxf.dimlfac = 1  # ezdxf's EZDXF style assumes metres shown in cm (100); this drawing is in mm
 dimstyle.dxf.dimtxsty = "GB_HZ"
 dimstyle.dxf.dimtad = 1
 

@@ -48,7 +48,8 @@ describe('the annotation writer', () => {
     const leaders = backend.calls.filter((c) => c.name === 'add_leader_annotation');
     expect(leaders).toHaveLength(2);
     const firstLeader = leaders.find((c) => String(c.args.text).includes(first!.finding.shortId))!;
-    expect((firstLeader.args.points as unknown[])[0]).toEqual(first!.finding.proposedAnnotation.anchor);
+    const anchor = first!.finding.proposedAnnotation.anchor;
+    expect((firstLeader.args.points as unknown[])[0]).toEqual([anchor.x, anchor.y]);
     expect(leaders.some((c) => c.args.text === `[AI-R ${second!.finding.shortId}] 请核对尺寸`)).toBe(true);
     expect(backend.calls.filter((c) => c.name === 'save_drawing')).toHaveLength(1);
     expect(outcome.saved).toContain('ai-review.dxf');

@@ -4,7 +4,7 @@ import type { ReviewStore } from '../ports/reviewStore';
 import { applyAnnotationEvent, isWritable, leaderPayload, payloadHash, type Annotation, type AnnotationEvent } from '../domain/annotation';
 import { AI_REVIEW_LAYER } from '../domain/drawingData';
 import { shortIdsInText, type Finding } from '../domain/finding';
-import { callJsonTool, newMeter } from './toolCalls';
+import { callJsonTool, learnToolParams, newMeter } from './toolCalls';
 import { decodeTexts } from './payloadDecoders';
 import { MAX_LISTED_TEXTS, readPaged } from './drawingReader';
 
@@ -51,8 +51,9 @@ export interface WriteOutcome {
 async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | undefined): Promise<Set<string>> {
   if (!textsTool) return new Set();
   const meter = newMeter();
+  learnToolParams(meter, await source.listTools());
   const { items } = await readPaged(async (offset, limit) => {
-    const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { layer: AI_REVIEW_LAYER, offset, limit }));
+    const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { offset, limit }));
     return { items: page.texts, total: page.total };
   }, MAX_LISTED_TEXTS);
   return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => shortIdsInText(t.text)));

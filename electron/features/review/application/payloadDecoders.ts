@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DetectorHit, DimensionItem, DuplicateGroup, EntitySummary, TextItem } from '../domain/evidence';
 import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/frame';
-import type { TitleField } from '../domain/checklist';
+import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
 import { badResult } from './toolCalls';
 
@@ -11,8 +11,15 @@ import { badResult } from './toolCalls';
  * {minX,minY,maxX,maxY} boxes.
  */
 
-const point = z.object({ x: z.number(), y: z.number() }).loose();
-const box = z.object({ minX: z.number(), minY: z.number(), maxX: z.number(), maxY: z.number() }).loose();
+/** Points arrive as [x, y] (CadSight DXF backend) or {x, y}; boxes as [minX, minY, maxX, maxY] or an object. */
+const point = z.union([
+  z.tuple([z.number(), z.number()]).rest(z.number()).transform(([x, y]) => ({ x, y })),
+  z.object({ x: z.number(), y: z.number() }).loose().transform(({ x, y }) => ({ x, y })),
+]);
+const box = z.union([
+  z.tuple([z.number(), z.number(), z.number(), z.number()]).transform(([minX, minY, maxX, maxY]) => ({ minX, minY, maxX, maxY })),
+  z.object({ minX: z.number(), minY: z.number(), maxX: z.number(), maxY: z.number() }).loose().transform(({ minX, minY, maxX, maxY }) => ({ minX, minY, maxX, maxY })),
+]);
 const handle = z.union([z.string(), z.number().transform(String)]);
 
 function decode<T>(tool: string, schema: z.ZodType<T>, payload: unknown): T {
@@ -24,48 +31,42 @@ function decode<T>(tool: string, schema: z.ZodType<T>, payload: unknown): T {
   return parsed.data;
 }
 
-const toPoint = (p: z.infer<typeof point>): Point => ({ x: p.x, y: p.y });
-const toBox = (b: z.infer<typeof box>): BBox => ({ minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY });
 
-const titleFieldEntry = z.object({ label: z.string(), value: z.string().nullable().optional(), at: point.nullable().optional(), key: z.string().optional() }).loose();
 const framePayload = z.object({
   frames: z.array(
     z
       .object({
         id: handle,
-        label: z.string().optional(),
-        name: z.string().optional(),
+        kind: z.string().optional(),
         layout: z.string().optional(),
         bbox: box,
-        sheet: z.union([z.string(), z.object({ name: z.string().nullable().optional() }).loose()]).nullable().optional(),
-        unitsPerPaperMm: z.number().positive().nullable().optional(),
-        titleBlock: z.object({ fields: z.array(titleFieldEntry) }).loose().nullable().optional(),
+        block: z.string().optional(),
+        sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional() }).loose().nullable().optional(),
+        /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
+        titleBlock: z.record(z.string(), z.string().nullable()).optional(),
       })
       .loose(),
   ),
 });
 
-/** find_frames → frames with normalised title-block fields (unknown labels are ignored). */
+/** find_frames → frames with normalised title-block fields (unknown field names are ignored). */
 export function decodeFrames(tool: string, payload: unknown): Frame[] {
   return decode(tool, framePayload, payload).frames.map((raw, index) => {
     const titleBlock: TitleBlock = {};
-    const titleBlockAnchors: Partial<Record<TitleField, Point>> = {};
-    for (const field of raw.titleBlock?.fields ?? []) {
-      const key = normaliseTitleLabel(field.key ?? field.label) ?? normaliseTitleLabel(field.label);
-      if (!key || (titleBlock[key] !== undefined && titleBlock[key] !== '')) continue;
-      titleBlock[key] = (field.value ?? '').trim();
-      if (field.at) titleBlockAnchors[key] = toPoint(field.at);
+    for (const [name, value] of Object.entries(raw.titleBlock ?? {})) {
+      const key = titleFieldSchema.safeParse(name).success ? (name as TitleField) : normaliseTitleLabel(name);
+      if (key) titleBlock[key] = (value ?? '').trim();
     }
-    const sheetName = typeof raw.sheet === 'string' ? raw.sheet : (raw.sheet?.name ?? null);
+    const label = [titleBlock.title, titleBlock.drawingNo].filter(Boolean).join(' ') || raw.block || `Frame ${index + 1}`;
     return {
       id: String(raw.id),
-      label: raw.label ?? raw.name ?? titleBlock.title ?? `Frame ${index + 1}`,
-      bbox: toBox(raw.bbox),
+      label,
+      bbox: raw.bbox,
       layout: raw.layout ?? 'Model',
-      sheetName,
-      unitsPerPaperMm: raw.unitsPerPaperMm ?? null,
+      sheetName: raw.sheet?.sheet ?? null,
+      unitsPerPaperMm: raw.sheet?.scale ?? null,
       titleBlock,
-      titleBlockAnchors,
+      titleBlockAnchors: {},
       origin: 'detected' as const,
     };
   });
@@ -80,7 +81,7 @@ const pagedEntities = z.object({
 export function decodeEntities(tool: string, payload: unknown): { entities: EntitySummary[]; total: number | undefined } {
   const page = decode(tool, pagedEntities, payload);
   return {
-    entities: page.entities.map((e) => ({ handle: e.handle, type: e.type, layer: e.layer, ...(e.bbox ? { bbox: toBox(e.bbox) } : {}) })),
+    entities: page.entities.map((e) => ({ handle: e.handle, type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
     total: page.total,
   };
 }
@@ -92,7 +93,7 @@ const textsPayload = z.object({
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
-  return { texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: toPoint(t.at), height: t.height, layer: t.layer })), total: page.total };
+  return { texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
 }
 
 const dimensionsPayload = z.object({
@@ -101,7 +102,7 @@ const dimensionsPayload = z.object({
       .object({
         handle,
         layer: z.string(),
-        measurement: z.number().nullable(),
+        measurement: z.number().nullable().optional(),
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
@@ -116,7 +117,7 @@ export function decodeDimensions(tool: string, payload: unknown): { dimensions: 
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
-      return { handle: d.handle, layer: d.layer, measurement: d.measurement, textOverride: d.textOverride ?? null, position: at ? toPoint(at) : null };
+      return { handle: d.handle, layer: d.layer, measurement: d.measurement ?? null, textOverride: d.textOverride ?? null, position: at ? at : null };
     }),
     total: page.total,
   };
@@ -125,8 +126,8 @@ export function decodeDimensions(tool: string, payload: unknown): { dimensions: 
 const locatedEntity = z.object({ handle, type: z.string(), at: point.nullable().optional(), bbox: box.nullable().optional() }).loose();
 const zeroLengthPayload = z.object({ entities: z.array(locatedEntity) });
 
-function locationOf(e: { at?: { x: number; y: number } | null; bbox?: z.infer<typeof box> | null }): Point | undefined {
-  if (e.at) return toPoint(e.at);
+function locationOf(e: { at?: Point | null | undefined; bbox?: BBox | null | undefined }): Point | undefined {
+  if (e.at) return e.at;
   if (e.bbox) return { x: (e.bbox.minX + e.bbox.maxX) / 2, y: (e.bbox.minY + e.bbox.maxY) / 2 };
   return undefined;
 }
@@ -151,22 +152,24 @@ export function decodeDuplicates(tool: string, payload: unknown): DuplicateGroup
 }
 
 const screenshotMeta = z.object({
-  widthPx: z.number().int().positive(),
-  heightPx: z.number().int().positive(),
-  region: box,
-  transform: z.object({ origin: point, unitsPerPixel: z.number().positive() }).loose(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  pixelsPerUnit: z.number().positive(),
+  /** Region drawn, [minX, minY, maxX, maxY]; pixel (0,0) is its top-left corner (minX, maxY). */
+  drawingBbox: box,
 });
 
 /** The JSON text part of get_screenshot: image size, drawing region and pixel↔drawing transform. */
 export function decodeScreenshotMeta(tool: string, payload: unknown): { widthPx: number; heightPx: number; region: BBox; transform: ScreenshotTransform } {
   const meta = decode(tool, screenshotMeta, payload);
-  return { widthPx: meta.widthPx, heightPx: meta.heightPx, region: toBox(meta.region), transform: { origin: toPoint(meta.transform.origin), unitsPerPixel: meta.transform.unitsPerPixel } };
+  const region = meta.drawingBbox;
+  return { widthPx: meta.width, heightPx: meta.height, region, transform: { origin: { x: region.minX, y: region.maxY }, unitsPerPixel: 1 / meta.pixelsPerUnit } };
 }
 
-const drawingInfoPayload = z.object({ extents: box.nullable().optional() }).loose();
+const drawingInfoPayload = z.object({ layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional() }).loose();
 
 /** get_drawing_info → model-space extents (the whole-drawing frame when no frame is found). */
 export function decodeExtents(tool: string, payload: unknown): BBox | undefined {
   const info = decode(tool, drawingInfoPayload, payload);
-  return info.extents ? toBox(info.extents) : undefined;
+  return info.layouts?.find((l) => l.name.toUpperCase() === 'MODEL')?.extents ?? undefined;
 }

@@ -2,7 +2,7 @@ import { AppError } from '../../../../shared/errors';
 import type { DrawingCapability, DrawingSource } from '../ports/drawingSource';
 import { WHOLE_DRAWING_FRAME_ID, type Frame } from '../domain/frame';
 import type { BBox } from '../domain/geometry';
-import { callJsonTool, toolFor, type ToolCallMeter } from './toolCalls';
+import { callJsonTool, learnToolParams, toolFor, type ToolCallMeter } from './toolCalls';
 import { decodeExtents, decodeFrames } from './payloadDecoders';
 
 const ALL_CAPABILITIES: DrawingCapability[] = ['screenshot', 'frames', 'texts', 'dimensions', 'layers', 'entities', 'drawingInfo', 'zeroLength', 'duplicates', 'leaderWrite', 'save'];
@@ -43,7 +43,9 @@ export function wholeDrawingFrame(bbox: BBox): Frame {
  * no extents), REVIEW_SOURCE_* and CAD_* from the link.
  */
 export async function planReview(source: DrawingSource, meter: ToolCallMeter, frameFilter: readonly string[] | null): Promise<ReviewPlan> {
-  const tools = (await source.listTools()).map((t) => t.name);
+  const announcedTools = await source.listTools();
+  learnToolParams(meter, announcedTools);
+  const tools = announcedTools.map((t) => t.name);
   const announced = new Set(tools);
   const capabilities: Partial<Record<DrawingCapability, string>> = {};
   const missing: DrawingCapability[] = [];

@@ -97,7 +97,7 @@ describe('a rules-only review', () => {
 describe('failures, cancel and resume', () => {
   it('records a failed frame, completes the others, and a resume redoes only that frame', async () => {
     const backend = createFakeBackend(threeFrameDrawing());
-    backend.failTool('get_screenshot', (args) => (args.bbox as { minX: number }).minX === 450);
+    backend.failTool('get_screenshot', (args) => (args.bbox as number[])[0] === 450);
     const result = await startReview(deps, session(backend), checklist, options);
     expect(result.report!.summary.failedFrames).toBe(1);
     expect(result.report!.frames[1]!.error?.code).toBe('REVIEW_SOURCE_TOOL_FAILED');
@@ -105,7 +105,7 @@ describe('failures, cancel and resume', () => {
     const healthy = createFakeBackend(threeFrameDrawing());
     const retried = await resumeReview(deps, session(healthy), result.runId);
     expect(retried.report!.summary.failedFrames).toBe(0);
-    expect(healthy.calls.filter((c) => c.name === 'get_screenshot').map((c) => (c.args.bbox as { minX: number }).minX)).toEqual([450]);
+    expect(healthy.calls.filter((c) => c.name === 'get_screenshot').map((c) => (c.args.bbox as number[])[0])).toEqual([450]);
     expect(retried.report!.findings.map((f) => f.id).sort()).toEqual(
       (await startReview(deps, session(createFakeBackend(threeFrameDrawing())), checklist, options)).report!.findings.map((f) => f.id).sort(),
     );
@@ -129,7 +129,7 @@ describe('failures, cancel and resume', () => {
     const again = createFakeBackend(threeFrameDrawing());
     const resumed = await resumeReview(deps, session(again), cancelled.runId);
     expect(resumed.status).toBe('completed');
-    const shots = again.calls.filter((c) => c.name === 'get_screenshot').map((c) => (c.args.bbox as { minX: number }).minX);
+    const shots = again.calls.filter((c) => c.name === 'get_screenshot').map((c) => (c.args.bbox as number[])[0]!);
     expect(shots.sort((a, b) => a - b)).toEqual([450, 900]);
     expect(resumed.report!.findings.map((f) => f.frameId)).toContain('F1');
   });

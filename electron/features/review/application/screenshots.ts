@@ -16,7 +16,7 @@ export const MAX_TILES = 9;
 export const safeFileStem = (id: string): string => id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'frame';
 
 async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string, output: ReviewOutput, region: BBox, file: string, id: string): Promise<ScreenshotRef> {
-  const result = await callTool(source, meter, tool, { bbox: region, max_edge: SCREENSHOT_MAX_EDGE });
+  const result = await callTool(source, meter, tool, { bbox: [region.minX, region.minY, region.maxX, region.maxY], max_edge: SCREENSHOT_MAX_EDGE });
   const image = result.content.find((block) => block.type === 'image');
   const meta = result.content.find((block) => block.type === 'text');
   if (!image || image.type !== 'image' || !meta || meta.type !== 'text') throw badResult(tool, 'expected an image part and a JSON text part');

@@ -7,9 +7,23 @@ export interface ToolCallMeter {
   resultBytes: number;
   /** "tool:<name>" refs in call order (deduplicated). */
   refs: Set<string>;
+  /**
+   * Argument names each tool declares in its input schema (from tools/list). Optional arguments
+   * a backend does not declare (paging, bbox) are dropped rather than sent: strict backends
+   * refuse unknown arguments, and backends differ in what they accept.
+   */
+  declared: Map<string, ReadonlySet<string>>;
 }
 
-export const newMeter = (): ToolCallMeter => ({ calls: 0, resultBytes: 0, refs: new Set() });
+export const newMeter = (): ToolCallMeter => ({ calls: 0, resultBytes: 0, refs: new Set(), declared: new Map() });
+
+/** Records the declared argument names of every announced tool that has an input schema. */
+export function learnToolParams(meter: ToolCallMeter, tools: readonly { name: string; inputSchema?: Record<string, unknown> }[]): void {
+  for (const tool of tools) {
+    const properties = tool.inputSchema?.properties;
+    if (properties && typeof properties === 'object') meter.declared.set(tool.name, new Set(Object.keys(properties)));
+  }
+}
 
 function resultBytes(result: DrawingToolResult): number {
   return result.content.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : block.data.length), 0);
@@ -30,7 +44,9 @@ export function toolFor(source: Pick<DrawingSource, 'capabilityTools'>, availabl
  * (with the backend's own message); connection errors from the link pass through unchanged.
  */
 export async function callTool(source: DrawingSource, meter: ToolCallMeter, name: string, args: Record<string, unknown>): Promise<DrawingToolResult> {
-  const result = await source.callTool(name, args);
+  const declared = meter.declared.get(name);
+  const sent = declared ? Object.fromEntries(Object.entries(args).filter(([key]) => declared.has(key))) : args;
+  const result = await source.callTool(name, sent);
   meter.calls++;
   meter.resultBytes += resultBytes(result);
   meter.refs.add(`tool:${name}`);

@@ -29,13 +29,14 @@ export type Annotation = z.infer<typeof annotationSchema>;
 /** The exact tool call the writer makes for an annotation. */
 export interface LeaderPayload {
   tool: 'add_leader_annotation';
-  args: { points: [Point, Point]; text: string; height: number };
+  /** Points as [x, y] pairs, the arrow tip first (the cad_mcp_frame and DXF backend convention). */
+  args: { points: [[number, number], [number, number]]; text: string; height: number };
 }
 
 export function leaderPayload(annotation: Annotation): LeaderPayload {
   return {
     tool: 'add_leader_annotation',
-    args: { points: [annotation.anchor, annotation.textAt], text: annotationText(annotation.shortId, annotation.text), height: annotation.textHeight },
+    args: { points: [[annotation.anchor.x, annotation.anchor.y], [annotation.textAt.x, annotation.textAt.y]], text: annotationText(annotation.shortId, annotation.text), height: annotation.textHeight },
   };
 }
 

@@ -1,16 +1,22 @@
 import type { DrawingSource, DrawingToolResult, DrawingWriteTarget } from '../../ports/drawingSource';
 
 /**
- * Test kit (imported by tests only): an in-memory drawing that answers the CadSight DXF backend's
- * tool shapes, records every call, and can fail a chosen tool — so the application layer is
- * tested against its ports without the real backend.
+ * Test kit (imported by tests only): an in-memory drawing that answers in the JSON shapes of the
+ * CadSight DXF backend (boxes [minX,minY,maxX,maxY], points [x,y]), records every call, and can
+ * fail a chosen tool — for fault injection the real backend cannot stage.
  */
 
 type Box = { minX: number; minY: number; maxX: number; maxY: number };
 type P = { x: number; y: number };
+const arr = (b: Box): number[] => [b.minX, b.minY, b.maxX, b.maxY];
+const xy = (p: P): number[] => [p.x, p.y];
+const boxOf = (b: unknown): Box => {
+  const [minX, minY, maxX, maxY] = b as number[];
+  return { minX: minX!, minY: minY!, maxX: maxX!, maxY: maxY! };
+};
 
 export interface FakeDrawing {
-  frames: { id: string; bbox: Box; sheet: string; fields: { label: string; value: string }[] }[];
+  frames: { id: string; bbox: Box; sheet: string; titleBlock: Record<string, string | null> }[];
   entities: { handle: string; type: string; layer: string; bbox: Box }[];
   texts: { handle: string; text: string; at: P; height: number; layer: string }[];
   dimensions: { handle: string; layer: string; measurement: number; textOverride: string; textAt: P }[];
@@ -68,45 +74,44 @@ export function createFakeBackend(drawing: FakeDrawing, label = 'fake.dxf'): Fak
     switch (name) {
       case 'find_frames':
         return json({
-          frames: drawing.frames.map((f) => ({ id: f.id, layout: 'Model', bbox: f.bbox, sheet: f.sheet, titleBlock: { fields: f.fields } })),
+          frames: drawing.frames.map((f) => ({ id: f.id, kind: 'rectangle', layout: 'Model', bbox: arr(f.bbox), sheet: { sheet: f.sheet, scale: 1 }, titleBlock: f.titleBlock })),
         });
       case 'get_drawing_info': {
         const xs = drawing.entities.flatMap((e) => [e.bbox.minX, e.bbox.maxX]);
         const ys = drawing.entities.flatMap((e) => [e.bbox.minY, e.bbox.maxY]);
-        return json({ extents: xs.length ? { minX: Math.min(...xs), minY: Math.min(...ys), maxX: Math.max(...xs), maxY: Math.max(...ys) } : null });
+        const extents = xs.length ? [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] : null;
+        return json({ layouts: [{ name: 'Model', extents }] });
       }
       case 'get_entities': {
         const p = page(drawing.entities);
-        return json({ entities: p.items, total: p.total });
+        return json({ entities: p.items.map((e) => ({ ...e, bbox: arr(e.bbox) })), total: p.total });
       }
       case 'get_texts': {
-        const texts = args.layer ? drawing.texts.filter((t) => t.layer === args.layer) : drawing.texts;
-        const p = page(texts);
-        return json({ texts: p.items, total: p.total });
+        const p = page(drawing.texts);
+        return json({ texts: p.items.map((t) => ({ ...t, at: xy(t.at) })), total: p.total });
       }
       case 'get_dimensions': {
-        const p = page(drawing.dimensions);
-        return json({ dimensions: p.items, total: p.total });
+        return json({ dimensions: drawing.dimensions.map((d) => ({ ...d, textAt: xy(d.textAt) })) });
       }
       case 'find_zero_length':
-        return json({ entities: drawing.zeroLength });
+        return json({ entities: drawing.zeroLength.map((z) => ({ handle: z.handle, type: z.type, bbox: [z.at.x, z.at.y, z.at.x, z.at.y] })) });
       case 'find_duplicate_entities':
-        return json({ groups: drawing.duplicates });
+        return json({ groups: drawing.duplicates.map((g) => ({ handles: g.handles, type: g.type, bbox: [g.at.x, g.at.y, g.at.x, g.at.y] })) });
       case 'get_screenshot': {
-        const region = args.bbox as Box;
-        const upp = Math.max(region.maxX - region.minX, region.maxY - region.minY) / 1280;
+        const region = boxOf(args.bbox);
+        const pixelsPerUnit = 1280 / Math.max(region.maxX - region.minX, region.maxY - region.minY);
         const meta = {
-          widthPx: Math.max(1, Math.round((region.maxX - region.minX) / upp)),
-          heightPx: Math.max(1, Math.round((region.maxY - region.minY) / upp)),
-          region,
-          transform: { origin: { x: region.minX, y: region.maxY }, unitsPerPixel: upp },
+          width: Math.max(1, Math.round((region.maxX - region.minX) * pixelsPerUnit)),
+          height: Math.max(1, Math.round((region.maxY - region.minY) * pixelsPerUnit)),
+          pixelsPerUnit,
+          drawingBbox: arr(region),
         };
         return { content: [{ type: 'image', data: PNG_1x1, mimeType: 'image/png' }, { type: 'text', text: JSON.stringify(meta) }] };
       }
       case 'add_leader_annotation': {
-        const points = args.points as P[];
+        const [x, y] = (args.points as [number, number][])[1]!;
         const handle = `W${backend.calls.length}`;
-        drawing.texts.push({ handle, text: String(args.text), at: points[1]!, height: Number(args.height), layer: 'AI_REVIEW' });
+        drawing.texts.push({ handle, text: String(args.text), at: { x: x!, y: y! }, height: Number(args.height), layer: 'AI_REVIEW' });
         return json({ handle });
       }
       case 'save_drawing':
@@ -122,23 +127,23 @@ export function createFakeBackend(drawing: FakeDrawing, label = 'fake.dxf'): Fak
 }
 
 const a3 = (index: number): Box => ({ minX: index * 450, minY: 0, maxX: index * 450 + 420, maxY: 297 });
-const fields = (title: string, revision: string) => [
-  { label: '图名', value: title },
-  { label: '图号', value: `CS-0${title.length}` },
-  { label: '比例', value: '1:1' },
-  { label: '设计', value: '张工' },
-  { label: '审核', value: '李工' },
-  { label: '日期', value: '2026-11-30' },
-  { label: '版本', value: revision },
-];
+const fields = (title: string, revision: string | null) => ({
+  title,
+  drawingNo: `CS-0${title.length}`,
+  scale: '1:1',
+  designer: '张工',
+  checker: '李工',
+  date: '2026-11-30',
+  revision,
+});
 
 /** Three A3 frames side by side with one planted problem of each rule kind. */
 export function threeFrameDrawing(): FakeDrawing {
   return {
     frames: [
-      { id: 'F1', bbox: a3(0), sheet: 'A3', fields: fields('法兰', 'A') },
-      { id: 'F2', bbox: a3(1), sheet: 'A3', fields: fields('法兰盘', 'A') },
-      { id: 'F3', bbox: a3(2), sheet: 'A3', fields: fields('法兰盖', '') },
+      { id: 'F1', bbox: a3(0), sheet: 'A3', titleBlock: fields('法兰', 'A') },
+      { id: 'F2', bbox: a3(1), sheet: 'A3', titleBlock: fields('法兰盘', 'A') },
+      { id: 'F3', bbox: a3(2), sheet: 'A3', titleBlock: fields('法兰盖', null) },
     ],
     entities: [
       { handle: '10', type: 'LINE', layer: 'OUTLINE', bbox: { minX: 50, minY: 50, maxX: 150, maxY: 50 } },
