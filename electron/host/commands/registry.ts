@@ -1,11 +1,6 @@
 import { AppError } from '../../../shared/errors';
 
-/** A CLI sub-command. `run` returns the process exit code; typed errors are printed as data. */
-export interface CliCommand {
-  name: string;
-  summary: string;
-  run(args: string[]): Promise<number>;
-}
+import type { CliCommand } from './cliCommand';
 
 /** Loaded lazily so `cadsight <x>` only pays for the modules command x needs. */
 const commands: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
