@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 /**
  * Writes `bytes` to `file` so that a crash leaves either the old or the new content, never a
  * torn file: the data goes to a temp file in the same folder, is fsynced, then renamed over.
- * Mode 0600 because these files (settings, encrypted secrets) belong to the user alone.
+ * Default mode 0600 because data-folder files (settings, encrypted secrets) belong to the user alone.
  */
-export function writeFileAtomicSync(file: string, bytes: string | Uint8Array): void {
+export function writeFileAtomicSync(file: string, bytes: string | Uint8Array, mode = 0o600): void {
   const temp = join(dirname(file), `.${basename(file)}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-  const fd = openSync(temp, 'w', 0o600);
+  const fd = openSync(temp, 'w', mode);
   try {
     writeSync(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
     fsyncSync(fd);

@@ -112,6 +112,11 @@ describe('openDatabase', () => {
     db.close();
   });
 
+  it('reports a database that cannot be created as STORE_OPEN_FAILED', () => {
+    expect(() => openDatabase({ file: path.join(dir, 'missing-folder', 'x.db'), migrations: notes })).toThrow(expect.objectContaining({ code: 'STORE_OPEN_FAILED' }));
+    expect(() => openDatabase({ file: dir, migrations: notes })).toThrow(expect.objectContaining({ code: 'STORE_OPEN_FAILED', data: { sqliteCode: 'SQLITE_CANTOPEN' } }));
+  });
+
   it('creates a missing database without any notice', () => {
     const { db, notices } = openDatabase({ file, migrations: notes });
     expect(notices).toEqual([]);

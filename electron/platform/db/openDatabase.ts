@@ -35,14 +35,22 @@ export interface OpenedDatabase {
  * moved aside with its -wal/-shm to `<file>.corrupt-<timestamp>` — never deleted or overwritten —
  * and a fresh database is created; the returned notice says where the original went.
  * Errors: STORE_PRAGMA_MISMATCH, STORE_MIGRATION_MISMATCH, STORE_DB_TOO_NEW,
- * STORE_MIGRATION_FAILED, STORE_BUSY, STORE_OPEN_FAILED (e.g. permissions), STORE_CORRUPT (the
- * fresh database is damaged too).
+ * STORE_MIGRATION_FAILED, STORE_BUSY, STORE_OPEN_FAILED (e.g. missing folder, permissions),
+ * STORE_CORRUPT (a damaged file could not be moved aside, or the fresh database is damaged too).
  */
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   const now = options.now ?? (() => new Date());
   const notices: StartupNotice[] = [];
   const setAside = (reason: string): void => {
-    const moved = moveAside(options.file, now(), COMPANION_SUFFIXES);
+    let moved: ReturnType<typeof moveAside>;
+    try {
+      moved = moveAside(options.file, now(), COMPANION_SUFFIXES);
+    } catch (error) {
+      throw new AppError('STORE_CORRUPT', `The database is damaged (${reason}) and could not be moved aside; move ${options.file} away by hand.`, {
+        data: { file: options.file, errno: (error as NodeJS.ErrnoException).code ?? 'unknown' },
+        cause: error,
+      });
+    }
     options.log?.warn('corrupt database moved aside', { file: options.file, movedTo: moved.movedTo, reason });
     notices.push({
       code: 'STORE_CORRUPT_MOVED_ASIDE',
@@ -99,15 +107,22 @@ class QuickCheckFailure extends Error {
 
 /** A non-empty file whose first 16 bytes are not the SQLite magic string. */
 function hasForeignHeader(file: string): boolean {
-  let size: number;
+  let info: ReturnType<typeof statSync>;
   try {
-    size = statSync(file).size;
+    info = statSync(file);
   } catch {
     return false; // missing: SQLite creates it
   }
-  if (size === 0) return false; // SQLite treats an empty file as a new database
+  // Not a regular file (e.g. a folder): SQLite's own open refuses it with a clear code.
+  // Empty: SQLite treats an empty file as a new database.
+  if (!info.isFile() || info.size === 0) return false;
   const header = Buffer.alloc(SQLITE_MAGIC.length);
-  const fd = openSync(file, 'r');
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return false; // unreadable (e.g. permissions): SQLite's own open reports it as STORE_OPEN_FAILED
+  }
   try {
     readSync(fd, header, 0, header.length, 0);
   } finally {
