@@ -102,11 +102,11 @@ function serveConnection(socket: net.Socket, options: JsonRpcLineServerOptions):
       }
       const reply = await answer(item, options);
       if (reply === null || closed) continue;
-      if (!socket.write(encodeFrame(reply))) {
+      if (!writeBatched(socket, encodeFrame(reply))) {
         // Back-pressure: stop reading and answering until the peer has taken our output.
         waitingForDrain = true;
         updateFlow();
-        await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+        await drainedOrClosed(socket);
         waitingForDrain = false;
       }
       updateFlow();
@@ -123,6 +123,33 @@ function serveConnection(socket: net.Socket, options: JsonRpcLineServerOptions):
   socket.on('close', () => {
     closed = true;
   });
+}
+
+// Removes both listeners whichever fires: events.once would leave a 'close' listener behind on
+// every back-pressure wait.
+function drainedOrClosed(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
+}
+
+/**
+ * Writes through cork/uncork so replies produced in the same turn of the event loop (a
+ * pipelined burst) leave in one syscall; setImmediate runs after pending promise callbacks, so
+ * a lone reply is not held back.
+ */
+export function writeBatched(socket: net.Socket, bytes: Uint8Array): boolean {
+  if (socket.writableCorked === 0) {
+    socket.cork();
+    setImmediate(() => socket.uncork());
+  }
+  return socket.write(bytes);
 }
 
 async function answer(item: FrameItem, options: JsonRpcLineServerOptions): Promise<JsonRpcResponse | null> {

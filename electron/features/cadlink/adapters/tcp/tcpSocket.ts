@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { notConnectedError } from '../../domain/protocol/cadErrors';
+import { writeBatched } from './jsonRpcLineServer';
 import type { CadSocket, CadSocketFactory } from '../../ports/cadSocket';
 import type { Clock } from '../../ports/clock';
 
@@ -30,7 +31,7 @@ function wrapSocket(socket: net.Socket): CadSocket {
     closeReason = error.code ?? error.message;
   });
   return {
-    write: (bytes) => socket.write(bytes),
+    write: (bytes) => writeBatched(socket, bytes),
     onData: (listener) => socket.on('data', listener),
     onDrain: (listener) => socket.on('drain', listener),
     onClose: (listener) => socket.once('close', () => listener(closeReason)),
