@@ -24,6 +24,20 @@ describe('createRedactor', () => {
     const redactor = createRedactor();
     const out = redactor.redact({ headers: { Authorization: 'Bearer abc', 'x-api-key': 'k1', 'X-Request-Id': 'r1' }, apiKey: 'k', password: '' });
     expect(out).toEqual({ headers: { Authorization: REDACTED, 'x-api-key': REDACTED, 'X-Request-Id': 'r1' }, apiKey: REDACTED, password: '' });
+    expect(redactor.redact({ 'x-goog-api-key': 'g', refresh_token: 'r', clientSecret: 'c', promptTokens: 12, keySource: 'env' })).toEqual({
+      'x-goog-api-key': REDACTED,
+      refresh_token: REDACTED,
+      clientSecret: REDACTED,
+      promptTokens: 12,
+      keySource: 'env',
+    });
+  });
+
+  it('removes the password of URLs with user info', () => {
+    const redactor = createRedactor();
+    expect(redactor.redactText('proxy http://bob:hunter2@proxy.local:3128/ and https://example.com/a@b')).toBe(
+      `proxy http://bob:${REDACTED}@proxy.local:3128/ and https://example.com/a@b`,
+    );
   });
 
   it('removes bearer tokens and sk- style keys inside free text', () => {

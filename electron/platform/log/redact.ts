@@ -20,13 +20,10 @@ export const REDACTED = '[REDACTED]';
 export const MIN_SECRET_LENGTH = 8;
 const MAX_DEPTH = 12;
 
-// Field names whose value is a credential no matter what it looks like (compared lower-cased,
-// with '-' and '_' removed so "x-api-key", "api_key" and "apiKey" all match).
-const SECRET_FIELDS = new Set([
-  'authorization', 'proxyauthorization', 'xapikey', 'apikey', 'password', 'passwd', 'secret', 'clientsecret',
-  'accesstoken', 'refreshtoken', 'idtoken', 'sessiontoken', 'cookie', 'setcookie', 'xamzsecuritytoken', 'privatekey',
-]);
-
+// Field names whose value is a credential no matter what it looks like: compared lower-cased with
+// '-' and '_' removed, by suffix, so "x-api-key", "x-goog-api-key", "api_key", "apiKey",
+// "refresh_token" and "clientSecret" all match while "promptTokens" or "keySource" do not.
+const SECRET_FIELD_SUFFIX = /(apikey|token|secret|password|passwd|authorization|cookie|credential|credentials|privatekey|signature)$/;
 // Query parameters that make a URL a bearer credential (S3/GCS/Azure SAS signatures, tokens).
 const SIGNED_QUERY_PARAMS = new Set([
   'xamzsignature', 'xamzcredential', 'xamzsecuritytoken', 'xgoogsignature', 'xgoogcredential', 'signature', 'sig',
@@ -37,6 +34,7 @@ const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const SK_KEY = /\bsk-[A-Za-z0-9_-]{16,}/g;
 const DATA_URI = /data:([a-z0-9.+-]+\/[a-z0-9.+-]+)?((?:;[a-z0-9.+-]+=[a-z0-9.+-]+)*);base64,([A-Za-z0-9+/_-]*=*)/gi;
 const URL_WITH_QUERY = /\b(https?|wss?):\/\/[^\s?#"'<>]+\?([^\s#"'<>]*)/gi;
+const URL_USERINFO = /\b((?:https?|wss?|ftp):\/\/[^\s:/?#@"'<>]*):[^\s/?#@"'<>]+@/gi;
 
 const normalizeName = (name: string): string => name.toLowerCase().replace(/[-_]/g, '');
 
@@ -52,6 +50,7 @@ export function createRedactor(): Redactor {
     out = out.replace(DATA_URI, (_m, mime: string | undefined, _params: string, payload: string) => `data:${mime ?? 'application/octet-stream'};base64,[${base64ByteLength(payload)} bytes]`);
     out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
     out = out.replace(SK_KEY, REDACTED);
+    out = out.replace(URL_USERINFO, (_m, head: string) => `${head}:${REDACTED}@`);
     out = out.replace(URL_WITH_QUERY, (match: string, _scheme: string, query: string) => (isSignedQuery(query) ? `${match.slice(0, match.length - query.length)}${REDACTED}` : match));
     // A replacement can in theory splice a secret back together across a boundary; the
     // whole string goes then, since a log line is worth less than a leaked key.
@@ -74,7 +73,7 @@ export function createRedactor(): Redactor {
       const out: Record<string, unknown> = {};
       for (const [key, field] of Object.entries(value)) {
         const safeKey = redactText(key);
-        const safeValue = SECRET_FIELDS.has(normalizeName(key)) && field !== null && field !== undefined && field !== '' ? REDACTED : walk(field, depth + 1, seen);
+        const safeValue = SECRET_FIELD_SUFFIX.test(normalizeName(key)) && field !== null && field !== undefined && field !== '' ? REDACTED : walk(field, depth + 1, seen);
         // defineProperty: a field named "__proto__" must stay data, not replace the prototype.
         Object.defineProperty(out, safeKey, { value: safeValue, enumerable: true, writable: true, configurable: true });
       }
