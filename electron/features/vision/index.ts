@@ -6,7 +6,7 @@ export { createVisionService, type TurnResult, type VisionDeps, type VisionServi
 export type { DocumentResult } from './application/documentAnnotator';
 export type { IntakeLimits } from './application/imageIntake';
 export type { ImageBudget } from './domain/imageBudget';
-export type { FractionRegion } from './domain/imageMath';
+export { estimateVisionTokens, type FractionRegion } from './domain/imageMath';
 export type { SessionListing, UsageTotals } from './domain/session';
 export { visionHints, type VisionErrorCode } from './domain/errors';
 export { shortenSource } from './domain/sourceClassifier';

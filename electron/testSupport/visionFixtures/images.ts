@@ -18,16 +18,32 @@ export async function orientedJpeg(width: number, height: number, orientation: n
   );
 }
 
-/** A CAD-like line drawing: white sheet, black frame, grid of lines and circles, title block. */
+/**
+ * A CAD-like line drawing: white sheet, frame, grid, anti-aliased diagonals, circles, dimension
+ * text in several layer colours and a title block. At 4000×3000 it is a PNG of about 3.5 MB,
+ * like an exported drawing sheet.
+ */
 export async function lineArtPng(width: number, height: number): Promise<Uint8Array> {
-  const lines: string[] = [];
-  for (let x = 100; x < width - 100; x += Math.round(width / 40)) lines.push(`<line x1="${x}" y1="100" x2="${x}" y2="${height - 100}" stroke="#000" stroke-width="2"/>`);
-  for (let y = 100; y < height - 100; y += Math.round(height / 30)) lines.push(`<line x1="100" y1="${y}" x2="${width - 100}" y2="${y}" stroke="#000" stroke-width="1"/>`);
-  for (let i = 0; i < 60; i++) lines.push(`<circle cx="${200 + ((i * 397) % (width - 400))}" cy="${200 + ((i * 211) % (height - 400))}" r="${20 + (i % 7) * 15}" fill="none" stroke="#000" stroke-width="3"/>`);
+  const colours = ['#000', '#c00', '#00a', '#080', '#a0a', '#0aa'];
+  const parts: string[] = [];
+  let seed = 7;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  for (let x = 100; x < width - 100; x += Math.round(width / 40)) parts.push(`<line x1="${x}" y1="100" x2="${x}" y2="${height - 100}" stroke="#000" stroke-width="2"/>`);
+  for (let y = 100; y < height - 100; y += Math.round(height / 30)) parts.push(`<line x1="100" y1="${y}" x2="${width - 100}" y2="${y}" stroke="#000" stroke-width="1"/>`);
+  const count = Math.round((width * height) / 55_000);
+  for (let i = 0; i < count; i++) {
+    const c = colours[i % colours.length];
+    parts.push(`<line x1="${rnd(width)}" y1="${rnd(height)}" x2="${rnd(width)}" y2="${rnd(height)}" stroke="${c}" stroke-width="${1 + (i % 3)}"/>`);
+    if (i % 3 === 0) parts.push(`<circle cx="${rnd(width)}" cy="${rnd(height)}" r="${10 + rnd(120)}" fill="none" stroke="${c}" stroke-width="2"/>`);
+    if (i % 4 === 0) parts.push(`<text x="${rnd(width)}" y="${rnd(height)}" font-size="${14 + rnd(20)}" fill="${c}" font-family="sans-serif">Ø${rnd(200)} R${rnd(50)} ±0.${rnd(9)}</text>`);
+  }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>
-    <rect x="50" y="50" width="${width - 100}" height="${height - 100}" fill="none" stroke="#000" stroke-width="8"/>${lines.join('')}
+    <rect x="50" y="50" width="${width - 100}" height="${height - 100}" fill="none" stroke="#000" stroke-width="8"/>${parts.join('')}
     <rect x="${width - 900}" y="${height - 350}" width="850" height="300" fill="#fff" stroke="#000" stroke-width="4"/></svg>`;
-  return new Uint8Array(await sharp(Buffer.from(svg)).png({ compressionLevel: 9, palette: false }).toBuffer());
+  return new Uint8Array(await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer());
 }
 
 /** A photo-like image: smooth gradients plus deterministic noise (compresses like a photo). */

@@ -16,9 +16,9 @@ describe('sharp image processor', () => {
   });
 
   it('resizes line art above the edge limit to lossless PNG', async () => {
-    const bytes = await lineArtPng(4000, 3000);
+    const bytes = await lineArtPng(2000, 1500);
     const result = await processor.prepare(bytes, sniffImage(bytes));
-    expect(result).toMatchObject({ reencoded: true, original: { width: 4000, height: 3000 }, prepared: { mimeType: 'image/png', width: 1280, height: 960 } });
+    expect(result).toMatchObject({ reencoded: true, original: { width: 2000, height: 1500 }, prepared: { mimeType: 'image/png', width: 1280, height: 960 } });
     expect(result.prepared.bytes.length).toBeLessThan(bytes.length);
   });
 

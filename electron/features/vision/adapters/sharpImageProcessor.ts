@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { visionError } from '../domain/errors';
 import { fitWithin, type PixelRect } from '../domain/imageMath';
 import { sniffImage, type ImageFormat, type SniffedImage } from '../domain/imageSniff';
@@ -36,11 +36,16 @@ const swapsAxes = (orientation: number | undefined) => (orientation ?? 1) >= 5;
  * format change is needed (GIF is always flattened to its first frame as PNG).
  */
 export function createSharpImageProcessor(options: SharpProcessorOptions): ImageProcessor {
-  const input = (bytes: Uint8Array) => sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'warning', pages: 1 });
+  // libvips is loaded on first use: it is a third of the MCP server's cold start otherwise.
+  let sharpLoaded: Promise<(input: Uint8Array, options: SharpOptions) => Sharp> | undefined;
+  const input = async (bytes: Uint8Array) => {
+    const sharp = await (sharpLoaded ??= import('sharp').then((m) => m.default));
+    return sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'warning', pages: 1, sequentialRead: true });
+  };
 
   function encode(pipeline: Sharp, source: ImageFormat): Sharp {
     const jpeg = options.format === 'jpeg' || source === 'jpeg';
-    return jpeg ? pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.jpegQuality ?? 85 }) : pipeline.png({ compressionLevel: 6, adaptiveFiltering: true });
+    return jpeg ? pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.jpegQuality ?? 85 }) : pipeline.png({ compressionLevel: 6 });
   }
 
   async function toEncoded(pipeline: Sharp, format: ImageFormat): Promise<EncodedImage> {
@@ -59,7 +64,7 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
     async prepare(bytes: Uint8Array, sniffed: SniffedImage): Promise<PreparedImage> {
       let orientation: number | undefined;
       try {
-        orientation = (await input(bytes).metadata()).orientation;
+        orientation = (await (await input(bytes)).metadata()).orientation;
       } catch (error) {
         throw decodeError(error, sniffed.format);
       }
@@ -71,13 +76,13 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       if (!mustReencode) {
         // Decode once anyway: a truncated or corrupt file must be refused here, not by the provider.
         try {
-          await input(bytes).stats();
+          await (await input(bytes)).stats();
         } catch (error) {
           throw decodeError(error, sniffed.format);
         }
         return { original, prepared: { bytes, mimeType: sniffed.mimeType, width, height, sha256: original.sha256 }, reencoded: false };
       }
-      const pipeline = input(bytes).rotate().resize({ width: fit.width, height: fit.height, fit: 'inside' });
+      const pipeline = (await input(bytes)).rotate().resize({ width: fit.width, height: fit.height, fit: 'inside' });
       return { original, prepared: await toEncoded(encode(pipeline, sniffed.format), sniffed.format), reencoded: true };
     },
 
@@ -85,7 +90,7 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       const sniffed = sniffImage(originalBytes);
       const fit = fitWithin(rect.width, rect.height, options.maxEdge);
       // rotate() first: regions are fractions of the image as the user sees it (EXIF applied).
-      const pipeline = input(originalBytes).rotate().extract(rect).resize({ width: fit.width, height: fit.height, fit: 'inside' });
+      const pipeline = (await input(originalBytes)).rotate().extract(rect).resize({ width: fit.width, height: fit.height, fit: 'inside' });
       return toEncoded(encode(pipeline, sniffed.format), sniffed.format);
     },
   };
