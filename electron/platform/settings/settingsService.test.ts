@@ -79,6 +79,13 @@ describe('createSettingsService', () => {
     expect(settings.getSettings().secretStorage).toEqual({ available: false, backend: 'basic_text' });
   });
 
+  it('does not store the key when the new settings are invalid', () => {
+    const settings = service();
+    for (let i = 0; i < 50; i += 1) settings.saveProvider({ ...ollama, id: `p${i}` });
+    expect(() => settings.saveProvider({ ...openai, apiKey: KEY })).toThrow(expect.objectContaining({ code: 'SETTINGS_INVALID' }));
+    expect(secrets.source('openai')).toBe('none');
+  });
+
   it('deletes a provider with its key and clears the roles that used it', () => {
     const settings = service();
     settings.saveProvider({ ...openai, apiKey: KEY });

@@ -97,12 +97,14 @@ export function createSettingsService(options: CreateSettingsServiceOptions): Se
     getSettings: view,
     saveProvider(input) {
       const { apiKey, ...provider } = parseInput(platformChannels.saveProvider.input, input);
-      // Key first: when the keychain refuses, nothing at all has changed.
-      if (apiKey === '') options.secrets.delete(provider.id);
-      else if (apiKey !== undefined) options.secrets.set(provider.id, apiKey);
       const others = stored.providers.filter((p) => p.id !== provider.id);
       const roles = rolesWithout(stored.roles, (choice) => choice.providerId === provider.id && !provider.models.includes(choice.model));
-      return update(`saveProvider ${provider.id}`, { ...stored, providers: [...others, provider], roles });
+      const next = validate({ ...stored, providers: [...others, provider], roles });
+      // The key goes after validation and before the file: when either the new settings are
+      // invalid or the keychain refuses the key, nothing at all has changed.
+      if (apiKey === '') options.secrets.delete(provider.id);
+      else if (apiKey !== undefined) options.secrets.set(provider.id, apiKey);
+      return update(`saveProvider ${provider.id}`, next);
     },
     deleteProvider(input) {
       const { id } = parseInput(platformChannels.deleteProvider.input, input);
