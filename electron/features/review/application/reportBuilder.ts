@@ -21,7 +21,7 @@ export function buildReport(run: RunRecord, frames: readonly FrameRecord[], find
   const missing = new Set(run.missingCapabilities);
   const notEvaluated = run.checklist.items.flatMap((item) => {
     if (item.mode === 'llm') {
-      return run.options.llm ? [] : [{ checklistItemId: item.id, reason: run.options.locale === 'zh-CN' ? '未启用 LLM 审查（--no-llm 或未配置模型）' : 'LLM review off (--no-llm or no model configured)' }];
+      return run.options.llm ? [] : [{ checklistItemId: item.id, reason: run.options.locale === 'zh-CN' ? '本次为规则审查，未运行 LLM 审查' : 'rules-only review: the LLM review did not run' }];
     }
     const capability = RULE_CAPABILITY[item.params.rule];
     return capability && missing.has(capability) ? [{ checklistItemId: item.id, reason: `backend lacks the ${capability} capability` }] : [];

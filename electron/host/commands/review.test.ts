@@ -1,0 +1,168 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../../shared/errors';
+import { openDatabase } from '../../platform/db/openDatabase';
+import { allMigrations } from '../composition/migrations';
+import {
+  createFolderOutput,
+  createSqliteReviewStore,
+  decideAnnotation,
+  listAnnotatedFindings,
+  parseChecklist,
+  startReview,
+  writeApprovedAnnotations,
+  type ReviewReport,
+} from '../../features/review/index';
+import { openDxfReviewEndpoints, parseReviewArgs, reviewCommand } from './review';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const sample = path.join(repoRoot, 'resources/samples/cadsight_sample_gb_a3_3frames.dxf');
+const flange = path.join(repoRoot, 'electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
+const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
+
+let dir: string;
+let stdout: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'review-cli-'));
+  vi.stubEnv('CADSIGHT_DATA_DIR', path.join(dir, 'data'));
+  stdout = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+const readReport = (out: string): ReviewReport => JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+const planted = (report: ReviewReport) => report.findings.map((f) => `${f.frameId}:${f.checklistItemId}`).sort();
+
+describe('parseReviewArgs', () => {
+  it('reads back any valid combination of options', () => {
+    const options = fc.record({
+      file: fc.stringMatching(/^[a-z][a-z0-9_]{0,10}\.dxf$/),
+      checklist: fc.option(fc.stringMatching(/^[a-z]{1,8}\.json$/), { nil: undefined }),
+      frames: fc.option(fc.uniqueArray(fc.stringMatching(/^[A-F0-9]{1,4}$/), { minLength: 1, maxLength: 4 }), { nil: undefined }),
+      concurrency: fc.integer({ min: 1, max: 16 }),
+      flags: fc.subarray(['--plan-only', '--json', '--no-llm', '--list-tools']),
+    });
+    fc.assert(
+      fc.property(options, (o) => {
+        const argv = [o.file, ...(o.checklist ? ['--checklist', o.checklist] : []), ...(o.frames ? ['--frames', o.frames.join(',')] : []), '--concurrency', String(o.concurrency), ...o.flags];
+        const parsed = parseReviewArgs(argv);
+        expect(parsed).toMatchObject({ file: o.file, checklist: o.checklist ?? null, frames: o.frames ?? null, concurrency: o.concurrency, planOnly: o.flags.includes('--plan-only'), json: o.flags.includes('--json') });
+      }),
+    );
+  });
+
+  it('turns any malformed argument list into REVIEW_BAD_ARGUMENTS, never another error', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom('--cad', '--frames', '--concurrency', '--lang', '--out', 'x.dxf', '--bogus', '0', 'host:99999'), fc.string()), { maxLength: 6 }), (argv) => {
+        try {
+          parseReviewArgs(argv);
+        } catch (error) {
+          expect(error).toBeInstanceOf(AppError);
+          expect((error as AppError).code).toBe('REVIEW_BAD_ARGUMENTS');
+        }
+      }),
+    );
+  });
+
+  it('requires exactly one drawing', () => {
+    expect(() => parseReviewArgs([])).toThrow(/exactly one drawing/);
+    expect(() => parseReviewArgs(['a.dxf', '--cad', '127.0.0.1:8080'])).toThrow(/exactly one drawing/);
+    expect(parseReviewArgs(['--cad', '127.0.0.1:8080']).cad).toEqual({ host: '127.0.0.1', port: 8080 });
+  });
+});
+
+describe('cadsight review on the embedded DXF backend', () => {
+  it('finds exactly the planted problems of the shipped sample and exits 1 for the blocking one', async () => {
+    const out = path.join(dir, 'out');
+    expect(await reviewCommand.run([sample, '--out', out, '--lang', 'en'])).toBe(1);
+    const report = readReport(out);
+    expect(planted(report)).toEqual(['139:GEO-001', '139:GEO-002', '139:TB-001', '92:LAY-001', 'E9:DIM-001', 'E9:TXT-001']);
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('![E9](screenshots/E9.png)');
+    // A real PNG screenshot per frame, from the backend's renderer.
+    expect(readFileSync(path.join(out, 'screenshots/E9.png')).subarray(1, 4).toString()).toBe('PNG');
+
+    const again = path.join(dir, 'again');
+    expect(await reviewCommand.run([sample, '--out', again, '--lang', 'en'])).toBe(1);
+    expect(readReport(again).findings.map((f) => f.id)).toEqual(report.findings.map((f) => f.id));
+  });
+
+  it('finds the planted zero-length line, duplicate line and missing revision of the three-frame flange', async () => {
+    const out = path.join(dir, 'flange');
+    await reviewCommand.run([flange, '--out', out, '--lang', 'en']);
+    const report = readReport(out);
+    const frameOf = (title: string) => report.frames.find((f) => f.frame.titleBlock.title === title)!.frame.id;
+    const items = planted(report);
+    expect(items).toContain(`${frameOf('法兰盖')}:GEO-001`);
+    expect(report.findings.filter((f) => f.checklistItemId === 'GEO-002')).toHaveLength(1);
+    expect(report.findings.some((f) => f.frameId === frameOf('法兰盖') && f.evidenceRefs.includes(`titleblock:${frameOf('法兰盖')}/revision`))).toBe(true);
+    expect(report.findings.some((f) => f.frameId === frameOf('法兰盘') && f.evidenceRefs.some((r) => r.endsWith('/revision')))).toBe(false);
+  });
+
+  it('prints the plan without reviewing', async () => {
+    expect(await reviewCommand.run([sample, '--plan-only', '--json'])).toBe(0);
+    const plan = JSON.parse(stdout);
+    expect(plan.frames.map((f: { id: string; sheetName: string }) => `${f.id}/${f.sheetName}`)).toEqual(['92/A3', 'E9/A3', '139/A3']);
+    expect(plan.missing).toEqual([]);
+  });
+
+  it('refuses an unknown frame id with the known ones', async () => {
+    await expect(reviewCommand.run([sample, '--frames', 'nope'])).rejects.toMatchObject({ code: 'REVIEW_FRAME_NOT_FOUND' });
+  });
+});
+
+describe.skipIf(!hasEzdxf)('approved annotations written to a DXF copy', () => {
+  it('writes two approved leaders that ezdxf reads back, and a re-run of the saved copy writes nothing new', async () => {
+    const file = path.join(dir, 'sample.dxf');
+    copyFileSync(sample, file);
+    const db = openDatabase({ file: path.join(dir, 'review.db'), migrations: allMigrations }).db;
+    try {
+      const store = createSqliteReviewStore(db, () => new Date());
+      const checklist = parseChecklist(readFileSync(path.join(repoRoot, 'resources/checklist/review_checklist.json'), 'utf8'), 'default');
+      let n = 0;
+      const deps = { store, now: () => new Date(), newRunId: () => `run-${++n}`, generatorVersion: 'test' };
+      const review = async (drawing: string) => {
+        const endpoints = await openDxfReviewEndpoints(drawing);
+        const result = await startReview(deps, { source: endpoints.source, output: createFolderOutput(path.join(dir, `out-${n}`)), concurrency: 2 }, checklist, { llm: false, locale: 'zh-CN', frames: null });
+        return { ...endpoints, runId: result.runId, items: listAnnotatedFindings(store, result.runId) };
+      };
+      const first = await review(file);
+      const [a, b, c] = first.items;
+      decideAnnotation(store, a!.finding.id, { kind: 'approve', payloadHash: a!.payloadHash });
+      decideAnnotation(store, b!.finding.id, { kind: 'approve', payloadHash: b!.payloadHash });
+      decideAnnotation(store, c!.finding.id, { kind: 'reject' });
+      const outcome = await writeApprovedAnnotations(store, first.source, first.target, first.runId, () => new Date());
+      expect(outcome.written).toHaveLength(2);
+      const saved = path.join(dir, 'sample.ai-review.dxf');
+      expect(outcome.saved).toContain('sample.ai-review.dxf');
+
+      const readBack = execFileSync(
+        '/usr/bin/python3',
+        ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")], "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
+        { encoding: 'utf8' },
+      );
+      const parsed = JSON.parse(readBack) as { errors: number; texts: string[]; leaders: number };
+      expect(parsed.errors).toBe(0);
+      expect(parsed.texts.map((t) => t.slice(0, 15)).sort()).toEqual([`[AI-R ${a!.finding.shortId}]`, `[AI-R ${b!.finding.shortId}]`].sort());
+      expect(parsed.leaders).toBeGreaterThanOrEqual(2);
+
+      // The saved copy is the same drawing plus AI_REVIEW: same finding ids, nothing written again.
+      const second = await review(saved);
+      expect(second.items.map((i) => i.finding.id).sort()).toEqual(first.items.map((i) => i.finding.id).sort());
+      const again = await writeApprovedAnnotations(store, second.source, second.target, second.runId, () => new Date());
+      expect(again.written).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+});

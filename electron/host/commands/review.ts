@@ -1,0 +1,230 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppError } from '../../../shared/errors';
+import { BACKEND_PROFILES, connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, type CadClient, type ToolProvider } from '../../features/cadlink/index';
+import {
+  createFolderOutput,
+  createSqliteReviewStore,
+  newMeter,
+  parseChecklist,
+  planReview,
+  resumeReview,
+  startReview,
+  type DrawingSource,
+  type DrawingWriteTarget,
+  type ReviewLocale,
+  type ReviewPlan,
+  type ReviewRunResult,
+} from '../../features/review/index';
+import { createPlatformRuntime } from '../composition/platformRuntime';
+import packageJson from '../../../package.json';
+
+/** Parsed `cadsight review` options. */
+export interface ReviewCliOptions {
+  file: string | null;
+  cad: { host: string; port: number } | null;
+  checklist: string | null;
+  out: string | null;
+  frames: string[] | null;
+  planOnly: boolean;
+  listTools: boolean;
+  json: boolean;
+  resume: string | null;
+  concurrency: number;
+  lang: ReviewLocale;
+}
+
+export const REVIEW_USAGE =
+  'usage: cadsight review <file.dxf> | --cad <host:port> [--checklist <path>] [--out <dir>] [--no-llm] [--frames <id,id>] [--plan-only] [--list-tools] [--json] [--resume <runId>] [--concurrency N] [--lang zh-CN|en]';
+
+const bad = (message: string): AppError => new AppError('REVIEW_BAD_ARGUMENTS', `${message}\n${REVIEW_USAGE}`);
+
+/** Parses the arguments after `review`. Errors: REVIEW_BAD_ARGUMENTS (with the usage line). */
+export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
+  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, lang: 'zh-CN' };
+  const value = (i: number, flag: string): string => {
+    const v = args[i];
+    if (v === undefined || v.startsWith('--')) throw bad(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--cad') {
+      const match = /^(.+):(\d{1,5})$/.exec(value(++i, arg));
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) throw bad(`--cad needs host:port, got "${args[i]}"`);
+      options.cad = { host: match[1]!, port };
+    } else if (arg === '--checklist') options.checklist = value(++i, arg);
+    else if (arg === '--out') options.out = value(++i, arg);
+    else if (arg === '--frames') options.frames = value(++i, arg).split(',').map((s) => s.trim()).filter(Boolean);
+    else if (arg === '--resume') options.resume = value(++i, arg);
+    else if (arg === '--concurrency') {
+      options.concurrency = Number(value(++i, arg));
+      if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 16) throw bad('--concurrency needs an integer 1..16');
+    } else if (arg === '--lang') {
+      const lang = value(++i, arg);
+      if (lang !== 'zh-CN' && lang !== 'en') throw bad('--lang is zh-CN or en');
+      options.lang = lang;
+    } else if (arg === '--no-llm') continue; // rules-only is what this build runs; the flag stays valid for scripts
+    else if (arg === '--plan-only') options.planOnly = true;
+    else if (arg === '--list-tools') options.listTools = true;
+    else if (arg === '--json') options.json = true;
+    else if (!arg.startsWith('--') && options.file === null) options.file = arg;
+    else throw bad(`unexpected argument "${arg}"`);
+  }
+  if ((options.file === null) === (options.cad === null)) throw bad('give exactly one drawing: a DXF file or --cad host:port');
+  if (options.frames?.length === 0) throw bad('--frames needs at least one frame id');
+  return options;
+}
+
+/** Walks up from this module to the folder holding resources/ (source tree and dist/node bundle). */
+function resourcesRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(path.join(dir, 'resources/checklist/review_checklist.json'))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new AppError('REVIEW_CHECKLIST_INVALID', 'The default checklist resources/checklist/review_checklist.json is missing from this installation.');
+}
+
+function loadChecklist(file: string | null) {
+  const target = file ?? path.join(resourcesRoot(), 'resources/checklist/review_checklist.json');
+  let text: string;
+  try {
+    text = readFileSync(target, 'utf8');
+  } catch (error) {
+    throw new AppError('REVIEW_CHECKLIST_INVALID', `Cannot read checklist ${target}: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`, { data: { path: '$' } });
+  }
+  return parseChecklist(text, target);
+}
+
+/** The evidence phase's view of a backend: read-only policy enforced before anything is called. */
+function readOnlySource(label: string, provider: ToolProvider): DrawingSource {
+  const policy = createToolPolicy({ mode: 'read-only' });
+  return {
+    label,
+    capabilityTools: BACKEND_PROFILES['cadsight-dxf'].capabilities,
+    listTools: () => provider.listTools(),
+    async callTool(name, args) {
+      const decision = policy.check(name);
+      if (!decision.allowed) throw new AppError('CAD_TOOL_REFUSED', decision.reason, { data: { tool: name } });
+      return provider.callTool(name, args);
+    },
+  };
+}
+
+/** A CadClient (policy enforced inside the client) seen as a DrawingSource; isError stays data. */
+function clientSource(label: string, client: CadClient): DrawingSource {
+  return {
+    label,
+    capabilityTools: BACKEND_PROFILES.cad_mcp_frame.capabilities,
+    listTools: () => client.listTools(),
+    async callTool(name, args) {
+      const result = await client.callTool(name, args);
+      if (result.ok) return { content: result.content };
+      if (result.error.code === 'CAD_TOOL_ERROR') return { content: [{ type: 'text', text: result.error.message }], isError: true };
+      throw result.error;
+    },
+  };
+}
+
+/**
+ * A DXF file served in-process by the embedded backend: the read-only source the review reads
+ * through, and the write target the annotation writer uses after approval (same session, so
+ * written leaders are visible to later reads and save_drawing writes them to a new file).
+ */
+export async function openDxfReviewEndpoints(file: string): Promise<{ source: DrawingSource; target: DrawingWriteTarget }> {
+  const provider = await openDxfBackend(file);
+  const label = path.basename(file);
+  const capabilityTools = BACKEND_PROFILES['cadsight-dxf'].capabilities;
+  return { source: readOnlySource(label, provider), target: { label, capabilityTools, callTool: (name, args) => provider.callTool(name, args) } };
+}
+
+async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingSource; close: () => void }> {
+  if (options.file !== null) return { source: (await openDxfReviewEndpoints(options.file)).source, close: () => undefined };
+  const { host, port } = options.cad!;
+  const client = createCadClient({ host, port, socketFactory: connectTcpSocket, clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
+  return { source: clientSource(`${host}:${port}`, client), close: () => client.close() };
+}
+
+const print = (text: string): boolean => process.stdout.write(`${text}\n`);
+
+function printPlan(plan: ReviewPlan, json: boolean): void {
+  if (json) {
+    print(JSON.stringify(plan, null, 2));
+    return;
+  }
+  print(`Drawing: ${plan.source}`);
+  print(`Tools: ${plan.tools.length}; missing capabilities: ${plan.missing.join(', ') || 'none'}`);
+  print(`Frames: ${plan.frames.length} of ${plan.framesFound}`);
+  for (const f of plan.frames) print(`  ${f.id.padEnd(10)} ${(f.sheetName ?? '-').padEnd(5)} ${f.label}`);
+}
+
+function printResult(result: ReviewRunResult, outDir: string, json: boolean): void {
+  const summary = result.report?.summary;
+  if (json) {
+    print(JSON.stringify({ runId: result.runId, status: result.status, out: outDir, summary: summary ?? null, findings: result.report?.findings ?? [] }, null, 2));
+    return;
+  }
+  print(`Run ${result.runId}: ${result.status}`);
+  if (!summary) {
+    print(`Resume with: cadsight review <same drawing> --resume ${result.runId}`);
+    return;
+  }
+  const s = summary.bySeverity;
+  print(`Findings: ${summary.total} (blocking ${s.blocking}, major ${s.major}, minor ${s.minor}, info ${s.info}); frames ${summary.frames}, failed ${summary.failedFrames}`);
+  print(`Report: ${path.join(outDir, 'report.md')}`);
+}
+
+/**
+ * `cadsight review`: rules review of a DXF file (embedded backend, in-process) or a live AutoCAD
+ * plugin. Exit 0 = no blocking findings, 1 = blocking findings, 2 = error or cancelled run.
+ * Shaped as registry.ts's CliCommand (not imported: registry.ts imports this module).
+ */
+export const reviewCommand = {
+  name: 'review',
+  summary: 'review a drawing against the checklist and write a JSON + Markdown report',
+  async run(args: string[]): Promise<number> {
+    const options = parseReviewArgs(args);
+    const checklist = loadChecklist(options.checklist);
+    const { source, close } = await openSource(options);
+    try {
+      if (options.listTools) {
+        const tools = await source.listTools();
+        print(options.json ? JSON.stringify(tools, null, 2) : tools.map((t) => `${t.name.padEnd(26)} ${t.description ?? ''}`).join('\n'));
+        return 0;
+      }
+      if (options.planOnly) {
+        printPlan(await planReview(source, newMeter(), options.frames), options.json);
+        return 0;
+      }
+      const runtime = createPlatformRuntime({ env: process.env, systemLocale: Intl.DateTimeFormat().resolvedOptions().locale, logName: 'cli.log' });
+      const controller = new AbortController();
+      const onSigint = (): void => controller.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        const outDir = path.resolve(options.out ?? `cadsight-review-${path.parse(options.file ?? source.label.replace(/[:]/g, '_')).name}`);
+        const deps = {
+          store: createSqliteReviewStore(runtime.db, () => new Date()),
+          now: () => new Date(),
+          newRunId: () => `review-${crypto.randomUUID()}`,
+          generatorVersion: packageJson.version,
+          onProgress: (e: { phase: string; done: number; total: number; message?: string }) => process.stderr.write(`[${e.phase} ${e.done}/${e.total}]${e.message ? ` ${e.message}` : ''}\n`),
+        };
+        const session = { source, output: createFolderOutput(outDir), concurrency: options.concurrency, signal: controller.signal };
+        const result = options.resume
+          ? await resumeReview(deps, session, options.resume)
+          : await startReview(deps, session, checklist, { llm: false, locale: options.lang, frames: options.frames });
+        printResult(result, outDir, options.json);
+        if (result.status !== 'completed') return 2;
+        return result.report?.summary.hasBlocking ? 1 : 0;
+      } finally {
+        process.off('SIGINT', onSigint);
+        runtime.close();
+      }
+    } finally {
+      close();
+    }
+  },
+};
