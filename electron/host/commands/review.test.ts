@@ -166,3 +166,27 @@ describe.skipIf(!hasEzdxf)('approved annotations written to a DXF copy', () => {
     }
   });
 });
+
+describe('cadsight review --cad over real TCP', () => {
+  it('reviews a drawing served by a cad_mcp_frame-compatible server on 127.0.0.1 with the same findings', async () => {
+    const { openDxfBackend, startJsonRpcLineServer } = await import('../../features/cadlink/index');
+    const server = await startJsonRpcLineServer({ port: 0, handler: await openDxfBackend(sample) });
+    try {
+      const out = path.join(dir, 'tcp');
+      expect(await reviewCommand.run(['--cad', `127.0.0.1:${server.port}`, '--out', out, '--lang', 'en', '--json'])).toBe(1);
+      expect(planted(readReport(out))).toEqual(['139:GEO-001', '139:GEO-002', '139:TB-001', '92:LAY-001', 'E9:DIM-001', 'E9:TXT-001']);
+      expect(JSON.parse(stdout).status).toBe('completed');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails with a typed connection error when nothing listens', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await expect(reviewCommand.run(['--cad', `127.0.0.1:${port}`, '--plan-only'])).rejects.toMatchObject({ code: expect.stringMatching(/^CAD_/) });
+  });
+});
