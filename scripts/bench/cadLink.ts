@@ -22,10 +22,11 @@ import {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SMALL_CALLS = Number(process.env.BENCH_SMALL_CALLS ?? 20_000);
-const WINDOW = 512;
+const WINDOW = 256;
 const SEQUENTIAL_CALLS = Number(process.env.BENCH_SEQUENTIAL_CALLS ?? 1000);
 const FRAME_RUNS = Number(process.env.BENCH_FRAME_RUNS ?? 9);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const signedPercent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${round(ratio * 100)} %`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // 7.5 MB of pixels is 10 MB of base64: the frame size the targets talk about.
@@ -77,6 +78,8 @@ const request = (id: number, name: string) => `{"jsonrpc":"2.0","id":${id},"meth
 async function pipelined(port: number) {
   const client = directClient(port);
   await client.connect();
+  // Warm-up so the JIT has compiled the hot path before the clock starts.
+  for (let sent = 0; sent < 4 * WINDOW; sent += WINDOW) await Promise.all(Array.from({ length: WINDOW }, () => client.callTool('ping_tool')));
   const start = performance.now();
   for (let sent = 0; sent < SMALL_CALLS; sent += WINDOW) {
     const batch = Array.from({ length: Math.min(WINDOW, SMALL_CALLS - sent) }, () => client.callTool('ping_tool'));
@@ -182,7 +185,7 @@ function markdown(result: Awaited<ReturnType<typeof run>>): string {
     '',
     '| tool | calls | direct ms/call | bridge ms/call | added ms/call | overhead |',
     '|---|---:|---:|---:|---:|---:|',
-    ...b.sequential.map((r) => `| ${r.tool} | ${r.calls} | ${r.directMsPerCall} | ${r.bridgeMsPerCall} | ${r.addedMsPerCall} | +${round(r.overheadRatio * 100)} % |`),
+    ...b.sequential.map((r) => `| ${r.tool} | ${r.calls} | ${r.directMsPerCall} | ${r.bridgeMsPerCall} | ${r.addedMsPerCall} | ${signedPercent(r.overheadRatio)} |`),
     '',
     `Pipelined (${b.pipelined.concurrency} in flight): direct ${b.pipelined.directCallsPerSecond} calls/s, bridge ${b.pipelined.bridgeCallsPerSecond} calls/s (ratio ${b.pipelined.ratio}). 10 MB frame through the bridge: ${b.frame10MbMedianMs} ms (median).`,
     '',
@@ -214,8 +217,8 @@ async function run() {
       frame,
       targets: [
         { name: 'smallPipelinedCallsPerSecond', value: pipelinedResult.clientCallsPerSecond, target: '>= 20000', pass: pipelinedResult.clientCallsPerSecond >= 20_000 },
-        { name: 'bridgeOverheadTrivialTool', value: `+${round(smallOverhead * 100)} %`, target: '<= +20 %', pass: smallOverhead <= 0.2 },
-        { name: 'bridgeOverhead2msTool', value: `+${round(workOverhead * 100)} %`, target: '<= +20 %', pass: workOverhead <= 0.2 },
+        { name: 'bridgeOverheadTrivialTool', value: signedPercent(smallOverhead), target: '<= +20 %', pass: smallOverhead <= 0.2 },
+        { name: 'bridgeOverhead2msTool', value: signedPercent(workOverhead), target: '<= +20 %', pass: workOverhead <= 0.2 },
         { name: 'frame10MbRoundTripMs', value: frame.clientMedianMs, target: '<= 150', pass: frame.clientMedianMs <= 150 },
       ],
     };
