@@ -10,9 +10,9 @@ import {
   createSourceLoader,
   createSqliteSessionRepository,
   createVisionService,
-  visionMigrations,
   type VisionService,
 } from '../../features/vision';
+import { allMigrations } from '../composition/migrations';
 import type { VisionMcpConfig } from './config';
 
 /** Decode guard: 4000×3000 drawings pass with room; image bombs are refused before decode. */
@@ -29,7 +29,8 @@ export interface VisionRuntime {
  */
 export function composeVisionRuntime(config: VisionMcpConfig, log: Logger): VisionRuntime {
   prepareDataDir(config.databaseFile.replace(/[\\/][^\\/]+$/, ''));
-  const opened = openDatabase({ file: config.databaseFile, migrations: visionMigrations, log });
+  // The full app list: the desktop app opens the same file, and user_version counts all slices.
+  const opened = openDatabase({ file: config.databaseFile, migrations: allMigrations, log });
   for (const notice of opened.notices) log.warn(notice.message, { code: notice.code });
   const gateway = createLlmGateway({ provider: config.provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 60_000 }, log });
   const service = createVisionService({

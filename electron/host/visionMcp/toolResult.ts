@@ -14,6 +14,21 @@ export function toolSuccess(structured: Record<string, unknown>): CallToolResult
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
+/** Recovery hints for errors that do not carry their own (gateway and store errors). */
+const FALLBACK_HINTS: Record<string, string> = {
+  LLM_AUTH: 'The provider refused the API key: check the key variable of DEFAULT_PROVIDER (e.g. OPENAI_API_KEY).',
+  LLM_NOT_CONFIGURED: 'Configure a provider: DEFAULT_PROVIDER plus its API key, model and base URL variables.',
+  LLM_NOT_FOUND: 'The model or endpoint does not exist: check <PROVIDER>_MODEL and <PROVIDER>_BASE_URL.',
+  LLM_BAD_REQUEST: 'The provider rejected the request; check that the configured model accepts images.',
+  LLM_CONTEXT_TOO_LARGE: 'The session has grown too large for the model: start a new session or send fewer/smaller images.',
+  LLM_TRANSPORT_UNAVAILABLE: 'The provider is unreachable or rate-limited; retry later.',
+  LLM_EMPTY_REPLY: 'Retry, or rephrase the prompt.',
+  LLM_ABORTED: 'The call was cancelled; repeat it if needed.',
+  STORE_BUSY: 'The session database is busy; retry the call.',
+  STORE_CONFLICT: 'Another process changed the session at the same time; retry the call.',
+  INTERNAL_ERROR: 'An unexpected error occurred; see the server log on stderr.',
+};
+
 /**
  * A failed tool call as an `isError` result carrying the code and a recovery hint: agents
  * read it like any result, and the server keeps serving. Unknown errors become INTERNAL_ERROR
@@ -23,7 +38,7 @@ export function toolFailure(error: unknown, log: Logger, tool: string): CallTool
   const data = toAppErrorData(error);
   if (data.code === 'INTERNAL_ERROR') log.error('tool failed unexpectedly', { tool, error: error instanceof Error ? error.stack : String(error) });
   else log.info('tool returned an error', { tool, code: data.code });
-  const hint = typeof data.data?.hint === 'string' ? data.data.hint : undefined;
+  const hint = typeof data.data?.hint === 'string' ? data.data.hint : FALLBACK_HINTS[data.code];
   const body = { error: { code: data.code, message: data.message, retryable: data.retryable, ...(hint ? { hint } : {}), ...(data.data ? { data: data.data } : {}) } };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }

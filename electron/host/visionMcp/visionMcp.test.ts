@@ -3,7 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteSessionRepository } from '../../features/vision';
+import { openDatabase } from '../../platform/db/openDatabase';
 import { startScriptedProvider, type CapturedRequest } from '../../testSupport/scriptedProvider';
+import { allMigrations } from '../composition/migrations';
 import { countImageParts } from '../../testSupport/visionFixtures/harness';
 import { solidPng } from '../../testSupport/visionFixtures/images';
 import { spawnVisionServer, textJson, visionEnv, type SpawnedVisionServer } from '../../testSupport/visionFixtures/mcpClient';
@@ -54,6 +57,20 @@ describe('cadsight-vision over stdio', () => {
     ]);
   });
 
+  it('stores sessions in the shared database where the desktop app sees them', async () => {
+    server = await spawnVisionServer([{ text: 'A tile.\nSUMMARY: Shared tile.' }]);
+    const file = path.join(server.dir, 'tile.png');
+    writeFileSync(file, await solidPng(30, 20));
+    const sessionId = textJson(await server.call('analyze_images', { image_sources: [file], prompt: 'What?' })).session_id;
+    // A second process (the desktop app) opens the same file with the full migration list while the server runs.
+    const { db } = openDatabase({ file: path.join(server.dir, 'data', 'cadsight.db'), migrations: allMigrations });
+    try {
+      expect(createSqliteSessionRepository(db).list()).toEqual([expect.objectContaining({ id: sessionId, summary: 'Shared tile.', iterations: 1 })]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('sends progress notifications for multi-image work when asked to', async () => {
     server = await spawnVisionServer([{ text: 'two tiles' }]);
     const a = path.join(server.dir, 'a.png');
@@ -79,7 +96,7 @@ describe('cadsight-vision over stdio', () => {
     writeFileSync(file, await solidPng(20, 20));
     const result = await server.call('analyze_images', { image_sources: [file], prompt: 'p' });
     expect(result.isError).toBe(true);
-    expect(textJson(result).error.code).toBe('LLM_AUTH');
+    expect(textJson(result).error).toMatchObject({ code: 'LLM_AUTH', hint: expect.stringContaining('API key') });
     expect(JSON.stringify(result)).not.toContain('sk-test-mcp');
   });
 
