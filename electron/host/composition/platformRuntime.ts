@@ -6,7 +6,7 @@ import type { StartupNotice } from '../../platform/dataDir/fileSafety';
 import { prepareDataDir, resolveDataDir, type DataDirLayout } from '../../platform/dataDir/resolveDataDir';
 import { openDatabase } from '../../platform/db/openDatabase';
 import type { SqliteDatabase } from '../../platform/db/types';
-import { createLogger, type LogLevel } from '../../platform/log/logger';
+import { createLogger, parseLogLevel } from '../../platform/log/logger';
 import { createRedactor, type Redactor } from '../../platform/log/redact';
 import type { Logger } from '../../platform/log/types';
 import { createCompositeSecretStore } from '../../platform/secrets/compositeSecretStore';
@@ -55,7 +55,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
   });
   const layout = prepareDataDir(resolved.dir);
   const redactor = createRedactor();
-  const level = (options.env.CADSIGHT_LOG_LEVEL as LogLevel | undefined) ?? 'info';
+  const level = parseLogLevel(options.env.CADSIGHT_LOG_LEVEL, 'info', 'CADSIGHT_LOG_LEVEL');
   const log = createLogger({ sink: path.join(layout.logs, options.logName), level, redactor, base: { pid: process.pid } });
 
   let settingsRef: SettingsService | undefined;
@@ -75,6 +75,8 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
   const opened = openDatabase({ file: layout.database, migrations: allMigrations, log });
   notices.push(...opened.notices);
   const artifacts = createArtifactStore(layout.artifacts);
+  // Staging files older than an hour belong to writes that died with an earlier process.
+  artifacts.removeStaleStaging(new Date(Date.now() - 3_600_000));
   log.info('platform ready', { dataDir: layout.root, dataDirSource: resolved.source, migrationsApplied: opened.migrations });
 
   return {
