@@ -76,7 +76,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
   notices.push(...opened.notices);
   const artifacts = createArtifactStore(layout.artifacts);
   // Staging files older than an hour belong to writes that died with an earlier process.
-  artifacts.removeStaleStaging(new Date(Date.now() - 3_600_000));
+  void artifacts.removeStaleStaging(new Date(Date.now() - 3_600_000)).catch((error: unknown) => log.warn('stale staging cleanup failed', { error: String(error) }));
   log.info('platform ready', { dataDir: layout.root, dataDirSource: resolved.source, migrationsApplied: opened.migrations });
 
   return {
