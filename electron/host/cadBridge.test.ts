@@ -124,12 +124,18 @@ describe('cadsight-cad-bridge', () => {
     expect(stderr).toContain('cadsight-cad-bridge ready');
   });
 
-  it('refuses bad configuration with a clear message and exit code 1', async () => {
+  it('refuses a bad endpoint or a write tool on the whitelist with a clear message and exit code 1', async () => {
     const child = spawn(process.execPath, ['dist/node/cadBridge.js', '--cad', 'nonsense'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
     expect(stderr).toContain('[CAD_BAD_ENDPOINT]');
+    const writeWhitelisted = spawn(process.execPath, ['dist/node/cadBridge.js', '--read-only'], { env: { PATH: process.env.PATH ?? '', CAD_READ_ONLY_TOOLS: 'get_layers,add_text' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let policyError = '';
+    writeWhitelisted.stderr.on('data', (chunk: Buffer) => (policyError += chunk.toString('utf8')));
+    expect((await once(writeWhitelisted, 'exit'))[0]).toBe(1);
+    expect(policyError).toContain('[CAD_POLICY_INVALID]');
+    expect(policyError).toContain('add_text');
   });
 });

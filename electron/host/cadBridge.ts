@@ -16,6 +16,7 @@ import {
   formatEndpoint,
   parseCadBridgeConfig,
   type CadBridgeConfig,
+  type ToolPolicy,
 } from '../features/cadlink/index';
 
 // `cadsight-cad-bridge`: MCP over stdio in front of the cad_mcp_frame TCP plugin. The plugin has
@@ -37,11 +38,12 @@ function main(): void {
   }
   const endpoint = formatEndpoint(config.endpoint);
   const log = createLogger({ sink: (line) => process.stderr.write(`${line}\n`), level: config.logLevel, redactor: createRedactor(), base: { app: 'cadsight-cad-bridge', pid: process.pid } });
-  let policy;
+  let policy: ToolPolicy;
   try {
     policy = createToolPolicy({ mode: config.readOnly ? 'read-only' : 'read-write', ...(config.readOnlyTools ? { readOnlyWhitelist: config.readOnlyTools } : {}) });
   } catch (error) {
-    process.stderr.write(`cadsight-cad-bridge: [${toAppErrorData(error).code}] ${toAppErrorData(error).message}\n`);
+    const data = toAppErrorData(error);
+    process.stderr.write(`cadsight-cad-bridge: [${data.code}] ${data.message}\n`);
     process.exit(1);
   }
   const client = createCadClient({

@@ -1,11 +1,10 @@
 import { AppError } from '../../../../shared/errors';
 import type { Logger } from '../../../platform/log/types';
 import { DEFAULT_BACKOFF, validateBackoff, type BackoffOptions } from '../domain/protocol/backoff';
-import { abortedError, formatEndpoint, frameTooLargeError, timeoutError, type CadEndpoint } from '../domain/protocol/cadErrors';
+import { abortedError, formatEndpoint, frameTooLargeError, refusedError, timeoutError, type CadEndpoint } from '../domain/protocol/cadErrors';
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, type FrameItem } from '../domain/protocol/lineFramer';
 import { makeRequest, parseJsonRpcLine } from '../domain/protocol/jsonRpc';
 import type { ToolContent, ToolDescriptor } from '../domain/protocol/mcpTools';
-import { refusedError } from '../domain/protocol/cadErrors';
 import type { ToolPolicy } from '../domain/policy/toolPolicy';
 import type { CadSocketFactory } from '../ports/cadSocket';
 import type { Clock, RandomSource } from '../ports/clock';
