@@ -1,6 +1,5 @@
 import type { Shape3D } from 'replicad';
-import { toAppErrorData } from '../../../../../shared/errors';
-import { AppError } from '../../../../../shared/errors';
+import { AppError, toAppErrorData } from '../../../../../shared/errors';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { ALL_CONTRACTS } from '../../domain/contracts/registry';
 import type { CdslDocument } from '../../domain/document';
@@ -91,7 +90,7 @@ export async function buildOnKernel(kernel: Kernel, document: CdslDocument, outp
     const released = arena.dispose();
     if (outcome) outcome.memory = { wasm_heap_bytes: kernel.wasmHeapBytes(), live_objects: arena.liveCount, released_objects: released };
   }
-  if (!outcome) throw cdslError(CdslErrorCode.buildFailed, "the build produced no outcome");
+  if (!outcome) throw cdslError(CdslErrorCode.buildFailed, 'the build produced no outcome');
   return outcome;
 }
 

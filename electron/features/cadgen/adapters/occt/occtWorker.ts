@@ -1,7 +1,9 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { AppError, toAppErrorData } from '../../../../../shared/errors';
 import { cdslError, CdslErrorCode } from '../../domain/errors';
-import type { StepInspection } from '../../ports/cadRuntime';
+import type { BuildOutcome, StepInspection } from '../../ports/cadRuntime';
 import { Arena } from './arena';
 import { buildOnKernel } from './documentBuilder';
 import { isValidShape, volumeOf } from './geometryProbes';
@@ -23,6 +25,21 @@ async function inspectStep(kernel: Kernel, step: string): Promise<StepInspection
   }
 }
 
+/**
+ * replicad registers its own short-lived OCCT temporaries with a FinalizationRegistry; without
+ * memory pressure on the JS heap, V8 may never collect them and the WASM heap keeps growing.
+ * Worker threads cannot take --expose-gc in execArgv, so the flag is set at runtime and the gc
+ * function taken from a fresh context; after each request we collect and let finalizers run.
+ */
+function kernelGarbageCollector(): () => Promise<void> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  return async () => {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+}
+
 /** Worker thread entry: loads the kernel once (warm), then serves requests one at a time. */
 async function serve(): Promise<void> {
   const port = parentPort;
@@ -37,6 +54,7 @@ async function serve(): Promise<void> {
     post({ type: 'start_failed', error: toAppErrorData(cdslError(CdslErrorCode.runtimeUnavailable, 'the OpenCascade kernel failed to load', { reason })) });
     return;
   }
+  const collectGarbage = kernelGarbageCollector();
   post({ type: 'ready', kernel_start_ms: performance.now() - started });
   port.on('message', (request: WorkerRequest) => {
     const run = async (): Promise<unknown> =>
@@ -44,7 +62,11 @@ async function serve(): Promise<void> {
         ? buildOnKernel(kernel, request.document, request.outputs, (index) => post({ id: request.id, type: 'progress', feature_index: index }))
         : inspectStep(kernel, request.step);
     run().then(
-      (value) => post({ id: request.id, type: 'result', ok: true, value }),
+      async (value) => {
+        await collectGarbage();
+        if (request.type === 'build') (value as BuildOutcome).memory.wasm_heap_bytes = kernel.wasmHeapBytes();
+        post({ id: request.id, type: 'result', ok: true, value });
+      },
       (error: unknown) => post({ id: request.id, type: 'result', ok: false, error: toAppErrorData(error instanceof AppError ? error : cdslError(CdslErrorCode.buildFailed, 'the kernel failed unexpectedly')) }),
     );
   });

@@ -13,4 +13,4 @@ export function example(name: string): { document: unknown; claims: unknown } {
   return { document: JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')), claims: JSON.parse(readFileSync(path.join(dir, `${name}.claims.json`), 'utf8')) };
 }
 
-export const EXAMPLES = ['flange', 'plate_hole_grid', 'l_bracket', 'shelled_box', 'tube', 'revolved_bushing', 'patterned_bar'] as const;
+export const EXAMPLES = ['flange', 'plate_hole_grid', 'l_bracket', 'shelled_box', 'tube', 'revolved_bushing', 'patterned_bar', 'chamfered_block'] as const;
