@@ -44,6 +44,8 @@ export const defaultTestSettings = (): VisionSettings => ({
 
 export interface HarnessOptions {
   protocol?: LlmProtocol;
+  /** Chat Completions gateways that only answer with stream=true. */
+  forceStreaming?: boolean;
   script: Script;
   settings?: Partial<VisionSettings>;
   maxEdge?: number;
@@ -62,7 +64,7 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
   const real = createSharpImageProcessor({ maxEdge: options.maxEdge ?? 1280, format: 'png', maxInputPixels: settings.limits.maxInputPixels });
   const processor: ImageProcessor = { ...real, prepare: (bytes, sniffed) => (prepares++, real.prepare(bytes, sniffed)) };
   const gateway = createLlmGateway({
-    provider: { id: 'scripted', protocol: options.protocol ?? 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'sk-test-vision-0123456789' },
+    provider: { id: 'scripted', protocol: options.protocol ?? 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'sk-test-vision-0123456789', ...(options.forceStreaming ? { forceStreaming: true } : {}) },
     retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 5_000 },
   });
   let ids = 0;

@@ -20,9 +20,14 @@ async function writePng(dir: string, name: string, width: number, height: number
 
 const text = (t: string): ScriptStep => ({ text: t });
 
-describe.each<LlmProtocol>(['openai-responses', 'chat-completions', 'anthropic-messages'])('a session over %s', (protocol) => {
+describe.each<[string, LlmProtocol, boolean]>([
+  ['OpenAI Responses', 'openai-responses', false],
+  ['Chat Completions', 'chat-completions', false],
+  ['Chat Completions with forced streaming', 'chat-completions', true],
+  ['Anthropic Messages', 'anthropic-messages', false],
+])('a session over %s', (_name, protocol, forceStreaming) => {
   it('re-sends the session images on the follow-up turn and keeps the first-turn summary', async () => {
-    harness = await startVisionHarness({ protocol, script: [text('A red square on white.\nSUMMARY: A red square.'), text('It is 64 pixels wide.')] });
+    harness = await startVisionHarness({ protocol, forceStreaming, script: [text('A red square on white.\nSUMMARY: A red square.'), text('It is 64 pixels wide.')] });
     const a = await writePng(harness.dir, 'a.png', 64, 48);
     const first = await harness.service.analyzeImages({ sources: [a], prompt: 'What is this?' });
     expect(first).toMatchObject({ summary: 'A red square.', description: 'A red square on white.', imageIndexes: [0] });
@@ -34,6 +39,7 @@ describe.each<LlmProtocol>(['openai-responses', 'chat-completions', 'anthropic-m
     expect(countImageParts(turn2!.body)).toBe(1);
     expect(JSON.stringify(turn2!.body)).toContain('A red square on white.');
     expect(second.sessionUsage.calls).toBe(2);
+    if (forceStreaming) expect((turn2!.body as { stream?: boolean }).stream).toBe(true);
   });
 });
 
@@ -46,6 +52,15 @@ describe('vision sessions', () => {
     const second = await harness.service.analyzeImages({ sources: [b], prompt: 'compare', sessionId: first.sessionId });
     expect(second.imageIndexes).toEqual([1]);
     expect(countImageParts(harness.provider.requests[1]!.body)).toBe(2);
+  });
+
+  it('sends the sniffed MIME type, not the one a data URI declares', async () => {
+    harness = await startVisionHarness({ script: [text('ok')] });
+    const png = Buffer.from(await solidPng(8, 8)).toString('base64');
+    await harness.service.analyzeImages({ sources: [`data:image/jpeg;base64,${png}`], prompt: 'p' });
+    const body = JSON.stringify(harness.provider.requests[0]!.body);
+    expect(body).toContain('data:image/png;base64,');
+    expect(body).not.toMatch(/"url":"data:image\/jpeg/);
   });
 
   it('decodes an image at most once per session, even when it is sent again', async () => {
