@@ -15,6 +15,11 @@ const bridge = {
   setRoleModel: invoke('setRoleModel'),
   setGeneral: invoke('setGeneral'),
   testProvider: invoke('testProvider'),
+  visionListSessions: invoke('visionListSessions'),
+  visionGetSession: invoke('visionGetSession'),
+  visionAnalyze: invoke('visionAnalyze'),
+  visionZoom: invoke('visionZoom'),
+  visionGetImage: invoke('visionGetImage'),
   on(event: string, listener: (payload: never) => void) {
     const handler = (_e: unknown, message: { event: string; payload: unknown }) => {
       if (message.event === event) listener(message.payload as never);

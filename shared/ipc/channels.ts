@@ -1,5 +1,6 @@
 import type { BridgeEvents, BridgeMethods } from './contract';
 import { platformChannels, platformEvents } from './contracts/platform';
+import { visionChannels, visionEvents } from './contracts/vision';
 
 /**
  * The one IPC channel table: every request the renderer can make, with zod input/output.
@@ -7,11 +8,13 @@ import { platformChannels, platformEvents } from './contracts/platform';
  */
 export const ipcChannels = {
   ...platformChannels,
+  ...visionChannels,
 } as const;
 
 /** The one table of main -> renderer events. */
 export const ipcEvents = {
   ...platformEvents,
+  ...visionEvents,
 } as const;
 
 export type IpcChannels = typeof ipcChannels;

@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/log/types';
 import type { SafeStorageLike } from '../../platform/secrets/types';
 import { createPlatformHandlers } from './platformHandlers';
 import { createPlatformRuntime } from './platformRuntime';
+import { createVisionHandlers } from './visionHandlers';
 
 export interface AppRuntimeOptions {
   transport: 'electron' | 'browser';
@@ -40,6 +41,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
   const identity = { version: options.version, transport: options.transport, systemLocale: options.systemLocale };
   const handlers = {
     ...createPlatformHandlers(platform, identity),
+    ...createVisionHandlers(platform, { events }),
   };
   const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>
     log.error('internal error in IPC handler', { channel, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) }),
