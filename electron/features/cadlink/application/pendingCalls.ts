@@ -37,13 +37,19 @@ const DEFAULT_MEMORY = 4096;
 
 export function createPendingCalls(memory = DEFAULT_MEMORY): PendingCalls {
   const pending = new Map<string, (outcome: CallOutcome) => void>();
-  // Insertion-ordered, so the oldest entry is evicted first.
-  const settled = new Map<string, 'answered' | 'failed'>();
+  // Settled ids in a fixed ring: the oldest is forgotten first, with no per-call iterator or
+  // reallocation. `slot` guards against evicting a newer entry for a reused id.
+  const settled = new Map<string, { how: 'answered' | 'failed'; slot: number }>();
+  const ring: Array<string | undefined> = new Array<string | undefined>(memory);
+  let nextSlot = 0;
   const stats: CorrelationStats = { unknownReplies: 0, duplicateReplies: 0, lateReplies: 0 };
 
   function remember(key: string, how: 'answered' | 'failed'): void {
-    settled.set(key, how);
-    if (settled.size > memory) settled.delete(settled.keys().next().value as string);
+    const evicted = ring[nextSlot];
+    if (evicted !== undefined && settled.get(evicted)?.slot === nextSlot) settled.delete(evicted);
+    ring[nextSlot] = key;
+    settled.set(key, { how, slot: nextSlot });
+    nextSlot = (nextSlot + 1) % memory;
   }
 
   return {
@@ -61,7 +67,7 @@ export function createPendingCalls(memory = DEFAULT_MEMORY): PendingCalls {
       const key = idKey(message.id);
       const settle = pending.get(key);
       if (!settle) {
-        const previous = settled.get(key);
+        const previous = settled.get(key)?.how;
         if (previous === 'answered') stats.duplicateReplies += 1;
         else if (previous === 'failed') stats.lateReplies += 1;
         else stats.unknownReplies += 1;

@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import { isRecord } from './jsonRpc';
 
 /**
  * MCP-shaped tool descriptors and results as carried by tools/list and tools/call. The image
  * block `{type:'image', data, mimeType}` is the MCP standard (base64 data), not the Anthropic
  * Messages `source` shape.
  */
-
-export const textContentSchema = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
-export const imageContentSchema = z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string().min(1) }).passthrough();
-export const toolContentSchema = z.discriminatedUnion('type', [textContentSchema, imageContentSchema]);
 
 /** One content block of a tool result: text, or a base64 image with its MIME type. */
 export type ToolContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
@@ -18,8 +15,6 @@ export interface ToolResult {
   content: ToolContent[];
   isError?: boolean;
 }
-
-export const toolResultSchema = z.object({ content: z.array(toolContentSchema), isError: z.boolean().optional() }).passthrough();
 
 /** One tool announced by tools/list. `inputSchema` is a JSON Schema object. */
 export interface ToolDescriptor {
@@ -38,12 +33,23 @@ export const toolDescriptorSchema = z
 
 export const toolsListResultSchema = z.object({ tools: z.array(toolDescriptorSchema) }).passthrough();
 
-/** Validates a tools/call result; reports the first issue when it is not MCP-shaped. */
+/**
+ * Validates a tools/call result and returns a clean copy (extra members dropped); reports the
+ * first issue when it is not MCP-shaped. Hand-written rather than zod: it runs on every call,
+ * including 10 MB screenshots, and is on the pipelined hot path.
+ */
 export function parseToolResult(value: unknown): { ok: true; result: ToolResult } | { ok: false; issue: string } {
-  const parsed = toolResultSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, issue: describeIssue(parsed.error) };
-  const content = parsed.data.content.map(toPlainContent);
-  return { ok: true, result: parsed.data.isError === undefined ? { content } : { content, isError: parsed.data.isError } };
+  if (!isRecord(value)) return { ok: false, issue: '(root): expected an object' };
+  if (!Array.isArray(value.content)) return { ok: false, issue: 'content: expected an array' };
+  if (value.isError !== undefined && typeof value.isError !== 'boolean') return { ok: false, issue: 'isError: expected a boolean' };
+  const content: ToolContent[] = [];
+  for (const [index, block] of value.content.entries()) {
+    if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') content.push({ type: 'text', text: block.text });
+    else if (isRecord(block) && block.type === 'image' && typeof block.data === 'string' && typeof block.mimeType === 'string' && block.mimeType.length > 0) {
+      content.push({ type: 'image', data: block.data, mimeType: block.mimeType });
+    } else return { ok: false, issue: `content.${index}: expected {type:"text", text} or {type:"image", data, mimeType}` };
+  }
+  return { ok: true, result: value.isError === undefined ? { content } : { content, isError: value.isError } };
 }
 
 /** Validates a tools/list result; tool names must be unique. */
@@ -70,10 +76,6 @@ export function joinText(content: readonly ToolContent[]): string {
     .filter((block): block is Extract<ToolContent, { type: 'text' }> => block.type === 'text')
     .map((block) => block.text)
     .join('\n');
-}
-
-function toPlainContent(block: z.infer<typeof toolContentSchema>): ToolContent {
-  return block.type === 'text' ? { type: 'text', text: block.text } : { type: 'image', data: block.data, mimeType: block.mimeType };
 }
 
 function describeIssue(error: z.ZodError): string {
