@@ -161,6 +161,29 @@ describe('cadClient', () => {
     expect(client.state).toBe('disconnected');
   });
 
+  it('ends in disconnected, without retry timers, when closed while connecting', async () => {
+    let release: (socket: FakeSocket) => void = () => undefined;
+    const clock = createManualClock();
+    const client = createCadClient({
+      host: '127.0.0.1',
+      port: 8080,
+      socketFactory: () => new Promise((resolve) => (release = resolve)),
+      clock,
+      random: () => 0,
+      policy: createToolPolicy({ mode: 'read-write' }),
+    });
+    const connecting = client.connect();
+    await settle();
+    expect(client.state).toBe('connecting');
+    client.close();
+    const late = createFakeSocket();
+    release(late);
+    await expect(connecting).rejects.toMatchObject({ code: 'CAD_NOT_CONNECTED' });
+    expect(client.state).toBe('disconnected');
+    expect(late.closed).toBe(true);
+    expect(clock.pendingDelays).toEqual([]);
+  });
+
   it('caches tools/list until refreshTools or a reconnect', async () => {
     const socket = createFakeSocket();
     const { client } = setup([socket]);

@@ -113,7 +113,8 @@ export function createCadConnection(options: CadConnectionOptions): CadConnectio
       } catch (error) {
         const appError = error instanceof AppError ? error : notConnectedError(endpoint, String(error));
         failures += 1;
-        if (!closed) scheduleRetry(failures - 1, String(appError.data?.reason ?? appError.message));
+        // Also when closed meanwhile: scheduleRetry then settles the state on 'disconnected'.
+        scheduleRetry(failures - 1, String(appError.data?.reason ?? appError.message));
         throw appError;
       } finally {
         connecting = null;
