@@ -1,5 +1,6 @@
 import type { BridgeEvents, BridgeMethods } from './contract';
 import { platformChannels, platformEvents } from './contracts/platform';
+import { reviewChannels, reviewEvents } from './contracts/review';
 import { visionChannels, visionEvents } from './contracts/vision';
 
 /**
@@ -8,12 +9,14 @@ import { visionChannels, visionEvents } from './contracts/vision';
  */
 export const ipcChannels = {
   ...platformChannels,
+  ...reviewChannels,
   ...visionChannels,
 } as const;
 
 /** The one table of main -> renderer events. */
 export const ipcEvents = {
   ...platformEvents,
+  ...reviewEvents,
   ...visionEvents,
 } as const;
 

@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/log/types';
 import type { SafeStorageLike } from '../../platform/secrets/types';
 import { createPlatformHandlers } from './platformHandlers';
 import { createPlatformRuntime } from './platformRuntime';
+import { createReviewHandlers, createReviewWorkspace } from './reviewHandlers';
 import { createVisionHandlers } from './visionHandlers';
 
 export interface AppRuntimeOptions {
@@ -39,8 +40,10 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
   const log = platform.log;
   const events = createEventBus(ipcEvents, (error) => log.error('event sink failed', { error: String(error) }));
   const identity = { version: options.version, transport: options.transport, systemLocale: options.systemLocale };
+  const review = createReviewWorkspace(platform, { events, version: options.version });
   const handlers = {
     ...createPlatformHandlers(platform, identity),
+    ...createReviewHandlers(platform, review),
     ...createVisionHandlers(platform, { events }),
   };
   const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>
@@ -51,6 +54,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     events,
     log,
     close() {
+      review.close();
       platform.close();
     },
   };

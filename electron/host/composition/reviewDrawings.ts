@@ -1,0 +1,190 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import type { cadConnectionViewSchema, drawingOverviewSchema, drawingSourceViewSchema } from '../../../shared/ipc/contracts/review';
+import { MAX_DXF_UPLOAD_BYTES } from '../../../shared/ipc/contracts/review';
+import { AppError } from '../../../shared/errors';
+import { openDxfBackend, type CadConnectionStateEvent } from '../../features/cadlink/index';
+import type { DrawingSource, DrawingWriteTarget } from '../../features/review/index';
+import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
+import type { Logger } from '../../platform/log/types';
+import { readOverview } from './reviewOverview';
+import { connectAutocad, DXF_CAPABILITIES, readOnlyProviderSource, type AutocadLink } from './reviewSources';
+
+/** Identifies a drawing well enough to reopen it (stored with each run for resume and writes). */
+export type DrawingDescriptor = z.infer<typeof drawingSourceViewSchema>;
+type ConnectionView = z.input<typeof cadConnectionViewSchema>;
+type Overview = z.input<typeof drawingOverviewSchema>;
+
+/** Reader + writer for one approved write; `close` releases a connection opened for it. */
+export interface WriteEndpoints {
+  reader: DrawingSource;
+  target: DrawingWriteTarget;
+  /** Where a DXF is saved; null for AutoCAD. */
+  saveTo: string | null;
+  close(): void;
+}
+
+/** The drawing the Review view works on. */
+export interface OpenDrawing {
+  readonly descriptor: DrawingDescriptor;
+  readonly source: DrawingSource;
+  connection(): ConnectionView | null;
+  writeEndpoints(): WriteEndpoints;
+  close(): void;
+}
+
+export interface DrawingManagerOptions {
+  /** `<data>/drawings`: uploaded DXF files and the sample copy live here, each in a content-hash folder. */
+  drawingsDir: string;
+  /** The bundled sample drawing. */
+  sampleFile: string;
+  /** AutoCAD host/port from settings. */
+  cadDefaults(): { host: string; port: number };
+  onConnection(event: ConnectionView): void;
+  log: Logger;
+}
+
+/** `<name>.ai-review.dxf` next to `file` (the DXF backend's save_drawing default). */
+export const reviewCopyOf = (file: string): string => path.join(path.dirname(file), `${path.basename(file).replace(/\.dxf$/i, '')}.ai-review.dxf`);
+
+const safeName = (name: string): string => path.basename(name).replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 120) || 'drawing.dxf';
+
+/**
+ * Opens a DXF copy in the data folder with the embedded backend. When an earlier session already
+ * saved `<name>.ai-review.dxf`, that file is opened instead so leaders written then stay in the
+ * next save (the review never sees them: AI_REVIEW is excluded from evidence and fingerprints).
+ */
+async function openDxfDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'sample' | 'dxf' }>): Promise<OpenDrawing> {
+  const copy = reviewCopyOf(descriptor.path);
+  const served = existsSync(copy) ? copy : descriptor.path;
+  const provider = await openDxfBackend(served);
+  const source = readOnlyProviderSource(descriptor.label, provider, DXF_CAPABILITIES);
+  const target: DrawingWriteTarget = {
+    label: descriptor.label,
+    capabilityTools: DXF_CAPABILITIES,
+    callTool(name, args) {
+      // Always save to the review copy, never to the uploaded original.
+      if (name === DXF_CAPABILITIES.save) return provider.callTool(name, { path: copy, overwrite_original: served === copy });
+      return provider.callTool(name, args);
+    },
+  };
+  return {
+    descriptor,
+    source,
+    connection: () => null,
+    writeEndpoints: () => ({ reader: source, target, saveTo: copy, close: () => undefined }),
+    close: () => undefined,
+  };
+}
+
+function autocadDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'cad' }>, link: AutocadLink, last: () => ConnectionView): OpenDrawing {
+  return {
+    descriptor,
+    source: link.source,
+    connection: last,
+    writeEndpoints() {
+      const writer = link.openWriter();
+      return { reader: link.source, target: writer.target, saveTo: null, close: writer.close };
+    },
+    close: () => link.close(),
+  };
+}
+
+/** Decodes standard base64 strictly (Buffer.from silently skips invalid characters). */
+function decodeBase64(data: string): Buffer {
+  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
+    throw new AppError('REVIEW_UPLOAD_INVALID', 'The file data is not valid base64.');
+  }
+  return Buffer.from(data, 'base64');
+}
+
+export interface DrawingManager {
+  current(): OpenDrawing | null;
+  openSample(): Promise<OpenDrawing>;
+  /** Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID, CAD_DWG_UNSUPPORTED, CAD_DXF_INVALID. */
+  openUpload(fileName: string, dataBase64: string): Promise<OpenDrawing>;
+  /** Errors: CAD_NOT_CONNECTED (with how to start the plugin), CAD_*. */
+  connectCad(endpoint: { host?: string; port?: number }): Promise<OpenDrawing>;
+  /** The current drawing when it is `descriptor`, otherwise opens it (it becomes current). */
+  ensure(descriptor: DrawingDescriptor): Promise<OpenDrawing>;
+  overview(drawing: OpenDrawing): Promise<Overview>;
+  close(): void;
+}
+
+export function createDrawingManager(options: DrawingManagerOptions): DrawingManager {
+  let current: OpenDrawing | null = null;
+
+  const install = (drawing: OpenDrawing): OpenDrawing => {
+    if (current !== drawing) current?.close();
+    current = drawing;
+    return drawing;
+  };
+
+  /** Stores bytes under drawings/<sha256-16>/<name> (idempotent) and returns the path. */
+  const store = (name: string, bytes: Uint8Array): string => {
+    const dir = path.join(options.drawingsDir, createHash('sha256').update(bytes).digest('hex').slice(0, 16));
+    const file = path.join(dir, safeName(name));
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      writeFileAtomicSync(file, bytes, 0o644);
+    }
+    return file;
+  };
+
+  const open = async (descriptor: DrawingDescriptor): Promise<OpenDrawing> => {
+    if (descriptor.kind !== 'cad') return openDxfDrawing(descriptor);
+    let last: ConnectionView = { state: 'connecting', endpoint: descriptor.label, failures: 0 };
+    const link = await connectAutocad(
+      { host: descriptor.host, port: descriptor.port },
+      (event: CadConnectionStateEvent) => {
+        last = { ...event };
+        options.onConnection(last);
+      },
+      options.log,
+    );
+    return autocadDrawing(descriptor, link, () => last);
+  };
+
+  const sameDrawing = (a: DrawingDescriptor, b: DrawingDescriptor): boolean =>
+    a.kind === 'cad' || b.kind === 'cad' ? a.kind === b.kind && a.label === b.label : a.path === b.path;
+
+  return {
+    current: () => current,
+    async openSample() {
+      if (!existsSync(options.sampleFile)) throw new AppError('REVIEW_SAMPLE_MISSING', `The sample drawing ${options.sampleFile} is missing from this installation.`);
+      const file = store(path.basename(options.sampleFile), readFileSync(options.sampleFile));
+      return install(await open({ kind: 'sample', label: path.basename(options.sampleFile), path: file }));
+    },
+    async openUpload(fileName, dataBase64) {
+      const bytes = decodeBase64(dataBase64);
+      if (bytes.length > MAX_DXF_UPLOAD_BYTES) {
+        throw new AppError('REVIEW_UPLOAD_TOO_LARGE', `${fileName} is ${(bytes.length / 1048576).toFixed(1)} MB; the limit is ${MAX_DXF_UPLOAD_BYTES / 1048576} MB. Serve it with \`cadsight dxf-server\` and connect to it instead.`, {
+          data: { bytes: bytes.length, limit: MAX_DXF_UPLOAD_BYTES },
+        });
+      }
+      if (bytes.length === 0) throw new AppError('REVIEW_UPLOAD_INVALID', `${fileName} is empty.`);
+      const file = store(fileName, bytes);
+      return install(await open({ kind: 'dxf', label: path.basename(fileName), path: file }));
+    },
+    async connectCad(endpoint) {
+      const defaults = options.cadDefaults();
+      const host = endpoint.host ?? defaults.host;
+      const port = endpoint.port ?? defaults.port;
+      return install(await open({ kind: 'cad', label: `${host}:${port}`, host, port }));
+    },
+    async ensure(descriptor) {
+      if (current && sameDrawing(current.descriptor, descriptor)) return current;
+      if (descriptor.kind !== 'cad' && !existsSync(descriptor.path)) {
+        throw new AppError('REVIEW_DRAWING_MISSING', `The drawing of this run (${descriptor.path}) no longer exists.`, { data: { path: descriptor.path } });
+      }
+      return install(await open(descriptor));
+    },
+    overview: (drawing) => readOverview(drawing.source, { source: drawing.descriptor, connection: drawing.connection() }),
+    close() {
+      current?.close();
+      current = null;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IpcEvents } from '../../../shared/ipc/channels';
+import type { reviewChannels } from '../../../shared/ipc/contracts/review';
+import { AppError } from '../../../shared/errors';
+import { createSqliteReviewStore } from '../../features/review/index';
+import type { EventBus } from '../../platform/events/eventBus';
+import type { HandlerTable } from '../../platform/ipc/router';
+import { createDrawingManager, type DrawingManager } from './reviewDrawings';
+import { renderRegion } from './reviewOverview';
+import { createRunManager, type RunManager } from './reviewRuns';
+import type { PlatformRuntime } from './platformRuntime';
+
+/** Frames reviewed in parallel by the app (the CLI default as well). */
+const REVIEW_CONCURRENCY = 4;
+/** Long edge of the frame pictures in the drawing overview (enlarged view included). */
+const FRAME_IMAGE_EDGE = 1600;
+
+/**
+ * The first `relative` path found under this module's folder or one of its parents (source tree,
+ * dist/node bundle and packaged app keep resources/ at different depths); null when absent.
+ */
+export function findBundledResource(moduleUrl: string | URL, relative: string): string | null {
+  let dir = path.dirname(fileURLToPath(moduleUrl));
+  for (let depth = 0; depth < 6; depth += 1) {
+    const candidate = path.join(dir, relative);
+    if (existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
+
+export interface ReviewWorkspaceOptions {
+  events: EventBus<IpcEvents>;
+  version: string;
+  /** Folder holding samples/ and checklist/ (default: the installation's resources/). */
+  resourcesDir?: string;
+  now?: () => Date;
+}
+
+/** The app's review state: the open drawing (sample, DXF, AutoCAD) and the runs. Close it once. */
+export interface ReviewWorkspace {
+  drawings: DrawingManager;
+  runs: RunManager;
+  close(): void;
+}
+
+const SAMPLE = 'samples/cadsight_sample_gb_a3_3frames.dxf';
+const CHECKLIST = 'checklist/review_checklist.json';
+
+export function createReviewWorkspace(platform: PlatformRuntime, options: ReviewWorkspaceOptions): ReviewWorkspace {
+  const resources = options.resourcesDir ?? path.dirname(path.dirname(findBundledResource(import.meta.url, `resources/${CHECKLIST}`) ?? `resources/${CHECKLIST}`));
+  const now = options.now ?? (() => new Date());
+  const log = platform.log.child({ slice: 'review' });
+  const drawings = createDrawingManager({
+    drawingsDir: path.join(platform.layout.root, 'drawings'),
+    sampleFile: path.join(resources, SAMPLE),
+    cadDefaults: () => platform.settings.getSettings().cad,
+    onConnection: (event) => options.events.emit('cadConnection', event),
+    log,
+  });
+  const runs = createRunManager({
+    store: createSqliteReviewStore(platform.db, now),
+    drawings,
+    runsDir: path.join(platform.layout.root, 'reviews'),
+    defaultChecklist: path.join(resources, CHECKLIST),
+    locale: () => platform.settings.getSettings().locale,
+    generatorVersion: options.version,
+    now,
+    concurrency: REVIEW_CONCURRENCY,
+    onProgress: (event) => options.events.emit('progress', event),
+    onStatus: (event) => options.events.emit('reviewRunStatus', event),
+    log,
+  });
+  return {
+    drawings,
+    runs,
+    close() {
+      runs.close();
+      drawings.close();
+    },
+  };
+}
+
+const noDrawing = (): AppError => new AppError('REVIEW_NO_DRAWING', 'Open a drawing first: the sample, a DXF file, or AutoCAD.');
+
+/**
+ * LLM review needs the reviewer model to resolve now (a missing key fails before any work).
+ * Errors: LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND.
+ */
+function checkReviewerModel(platform: PlatformRuntime, model: { providerId: string; model: string } | null): void {
+  platform.settings.resolveProvider(model ?? { role: 'reviewer' });
+}
+
+/** Handlers of the review channels over a workspace. */
+export function createReviewHandlers(platform: PlatformRuntime, workspace: ReviewWorkspace): HandlerTable<typeof reviewChannels> {
+  const { drawings, runs } = workspace;
+  const requireDrawing = () => {
+    const drawing = drawings.current();
+    if (!drawing) throw noDrawing();
+    return drawing;
+  };
+  return {
+    async reviewGetDrawing() {
+      const drawing = drawings.current();
+      return drawing ? drawings.overview(drawing) : null;
+    },
+    reviewOpenSample: async () => drawings.overview(await drawings.openSample()),
+    reviewOpenDxf: async (input) => drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64)),
+    reviewConnectCad: async (input) => drawings.overview(await drawings.connectCad(input)),
+    reviewRefreshDrawing: () => drawings.overview(requireDrawing()),
+    async reviewFrameImage(input) {
+      const drawing = requireDrawing();
+      const overview = await drawings.overview(drawing);
+      const frame = overview.frames.find((f) => f.id === input.frameId);
+      if (!frame) throw new AppError('REVIEW_FRAME_NOT_FOUND', `The drawing has no frame ${input.frameId}.`, { data: { frameId: input.frameId } });
+      const tool = drawing.source.capabilityTools.screenshot;
+      if (!tool || !overview.tools.some((t) => t.name === tool)) throw new AppError('REVIEW_SCREENSHOT_UNSUPPORTED', `${drawing.descriptor.label} offers no screenshot tool.`);
+      return renderRegion(drawing.source, tool, frame.bbox, input.maxEdge ?? FRAME_IMAGE_EDGE);
+    },
+    async reviewStart(input) {
+      if (input.llm) checkReviewerModel(platform, input.model);
+      return runs.start(input, input.llm);
+    },
+    reviewCancel: (input) => runs.cancel(input.runId),
+    reviewResume: (input) => runs.resume(input.runId),
+    reviewListRuns: () => runs.list(),
+    reviewGetRun: (input) => runs.detail(input.runId),
+    reviewRunImage: (input) => runs.image(input.runId, input.file),
+    reviewDecide: (input) => runs.decide(input),
+    reviewPreviewWrite: (input) => runs.writePlan(input.runId),
+    reviewWriteApproved: (input) => runs.write(input.runId, input.payloadHashes),
+  };
+}

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import type { reviewChannels, runDetailSchema, writePlanSchema, writeResultSchema } from '../../../shared/ipc/contracts/review';
+import { AppError, toAppErrorData, type AppErrorData } from '../../../shared/errors';
+import {
+  createFolderOutput,
+  decideAnnotation,
+  listAnnotatedFindings,
+  parseChecklist,
+  resumeReview,
+  startReview,
+  writeApprovedAnnotations,
+  type Checklist,
+  type ReviewProgress,
+  type ReviewRunResult,
+  type ReviewRunnerDeps,
+  type ReviewSession,
+  type ReviewStore,
+  type RunStatus,
+} from '../../features/review/index';
+import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
+import type { Logger } from '../../platform/log/types';
+import { reviewCopyOf, type DrawingDescriptor, type DrawingManager } from './reviewDrawings';
+import { DXF_CAPABILITIES } from './reviewSources';
+import { findingView, frameRunView, isApprovedForWrite, plannedWrite, runSummaryView } from './reviewViews';
+import { pngSize } from './reviewOverview';
+
+type Input<K extends keyof typeof reviewChannels> = z.output<(typeof reviewChannels)[K]['input']>;
+
+export interface RunManagerOptions {
+  store: ReviewStore;
+  drawings: DrawingManager;
+  /** `<data>/reviews`: one folder per run (report, screenshots, drawing.json, written.json). */
+  runsDir: string;
+  defaultChecklist: string;
+  locale(): 'zh-CN' | 'en';
+  generatorVersion: string;
+  now(): Date;
+  /** Frames reviewed in parallel. */
+  concurrency: number;
+  onProgress(event: ReviewProgress): void;
+  onStatus(event: { runId: string; status: RunStatus | 'interrupted'; error: AppErrorData | null }): void;
+  log: Logger;
+}
+
+/** Loads a checklist file. Errors: REVIEW_CHECKLIST_INVALID (unreadable or not a valid checklist). */
+export function loadChecklistFile(file: string): Checklist {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AppError('REVIEW_CHECKLIST_INVALID', `Cannot read checklist ${file}: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`, { data: { path: file } });
+  }
+  return parseChecklist(text, file);
+}
+
+/** Review runs of the app: background work with progress, cancel, resume and approval-bound writes. */
+export function createRunManager(options: RunManagerOptions) {
+  const { store, drawings } = options;
+  const active = new Map<string, AbortController>();
+  const folderOf = (runId: string): string => path.join(options.runsDir, runId);
+
+  const requireRun = (runId: string) => {
+    const run = store.getRun(runId);
+    if (!run) throw new AppError('REVIEW_RUN_NOT_FOUND', `Review run ${runId} does not exist.`, { data: { runId } });
+    return run;
+  };
+
+  const descriptorOf = (runId: string): DrawingDescriptor => {
+    const file = path.join(folderOf(runId), 'drawing.json');
+    if (!existsSync(file)) {
+      throw new AppError('REVIEW_RUN_NOT_RESUMABLE', `Run ${runId} was not started in the app (no drawing record); resume it with \`cadsight review --resume ${runId}\`.`, { data: { runId } });
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as DrawingDescriptor;
+  };
+
+  /**
+   * Runs `body` in the background. Resolves once the run row exists (first frames progress) or
+   * the body finished; a failure before the row exists is thrown to the caller, a later one is
+   * recorded on the run and pushed as a status event.
+   */
+  function launch(runId: string, source: ReviewSession['source'], body: (deps: ReviewRunnerDeps, session: ReviewSession) => Promise<ReviewRunResult>): Promise<{ runId: string }> {
+    const controller = new AbortController();
+    active.set(runId, controller);
+    let registered = false;
+    return new Promise((resolve, reject) => {
+      const deps: ReviewRunnerDeps = {
+        store,
+        now: options.now,
+        newRunId: () => runId,
+        generatorVersion: options.generatorVersion,
+        onProgress(event) {
+          options.onProgress(event);
+          if (!registered && event.phase === 'frames') {
+            registered = true;
+            options.onStatus({ runId, status: 'running', error: null });
+            resolve({ runId });
+          }
+        },
+      };
+      const session: ReviewSession = { source, output: createFolderOutput(folderOf(runId)), concurrency: options.concurrency, signal: controller.signal };
+      body(deps, session)
+        .then((result) => {
+          options.onStatus({ runId, status: result.status, error: null });
+          resolve({ runId });
+        })
+        .catch((error: unknown) => {
+          const data = toAppErrorData(error);
+          if (!(error instanceof AppError)) options.log.error('review run crashed', { runId, error: String(error) });
+          if (!registered) return reject(error instanceof AppError ? error : new AppError(data.code, data.message));
+          store.setRunStatus(runId, 'failed', data, options.now().toISOString());
+          options.onStatus({ runId, status: 'failed', error: data });
+        })
+        .finally(() => active.delete(runId));
+    });
+  }
+
+  const annotated = (runId: string) => listAnnotatedFindings(store, runId);
+
+  function writePlan(runId: string): z.input<typeof writePlanSchema> {
+    const run = requireRun(runId);
+    const descriptor = descriptorOf(runId);
+    const tool = DXF_CAPABILITIES.leaderWrite!;
+    const items = annotated(runId).filter(isApprovedForWrite).map((item) => plannedWrite(item, tool));
+    return { target: run.source, items, saveTo: descriptor.kind === 'cad' ? null : reviewCopyOf(descriptor.path) };
+  }
+
+  return {
+    /** Errors: REVIEW_NO_DRAWING, REVIEW_CHECKLIST_INVALID, REVIEW_*, CAD_* (plan phase). */
+    async start(input: Input<'reviewStart'>, llm: boolean): Promise<{ runId: string }> {
+      const drawing = drawings.current();
+      if (!drawing) throw new AppError('REVIEW_NO_DRAWING', 'Open a drawing first: the sample, a DXF file, or AutoCAD.');
+      const checklist = loadChecklistFile(input.checklistPath ?? options.defaultChecklist);
+      const runId = `review-${randomUUID()}`;
+      mkdirSync(folderOf(runId), { recursive: true });
+      writeFileAtomicSync(path.join(folderOf(runId), 'drawing.json'), JSON.stringify(drawing.descriptor));
+      return launch(runId, drawing.source, (deps, session) => startReview(deps, session, checklist, { llm, locale: options.locale(), frames: null }));
+    },
+    cancel(runId: string): { cancelled: boolean } {
+      const controller = active.get(runId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
+    /** Errors: REVIEW_RUN_NOT_FOUND, REVIEW_RUN_BUSY, REVIEW_RUN_NOT_RESUMABLE, REVIEW_DRAWING_CHANGED, CAD_*. */
+    async resume(runId: string): Promise<{ runId: string }> {
+      requireRun(runId);
+      if (active.has(runId)) throw new AppError('REVIEW_RUN_BUSY', `Run ${runId} is already running.`, { data: { runId } });
+      const drawing = await drawings.ensure(descriptorOf(runId));
+      return launch(runId, drawing.source, (deps, session) => resumeReview(deps, session, runId));
+    },
+    list() {
+      return { runs: store.listRuns(50).map((run) => runSummaryView(store, run, active.has(run.id))) };
+    },
+    detail(runId: string): z.input<typeof runDetailSchema> {
+      const run = requireRun(runId);
+      const items = annotated(runId);
+      const folder = folderOf(runId);
+      const written = path.join(folder, 'written.json');
+      const lang = options.locale() === 'zh-CN' ? 'zh' : 'en';
+      return {
+        run: runSummaryView(store, run, active.has(runId)),
+        frames: store.listFrames(runId).map((record) => frameRunView(record, items.map((i) => i.finding))),
+        findings: items.map((item) => findingView(item, store.getWrite(item.finding.id)?.writtenAt ?? null)),
+        checklistItems: run.checklist.items.map((item) => ({ id: item.id, severity: item.severity, mode: item.mode, description: item.description[lang] })),
+        report: run.status === 'completed' && existsSync(path.join(folder, 'report.json')) ? { folder, json: path.join(folder, 'report.json'), markdown: path.join(folder, 'report.md') } : null,
+        savedDrawing: existsSync(written) ? (JSON.parse(readFileSync(written, 'utf8')) as { savedPath: string }).savedPath : null,
+      };
+    },
+    /** Errors: REVIEW_RUN_NOT_FOUND, REVIEW_FILE_NOT_FOUND. */
+    image(runId: string, file: string) {
+      requireRun(runId);
+      const root = folderOf(runId);
+      const target = path.resolve(root, file);
+      if (!target.startsWith(root + path.sep) || !target.endsWith('.png') || !existsSync(target)) {
+        throw new AppError('REVIEW_FILE_NOT_FOUND', `Run ${runId} has no image ${file}.`, { data: { runId, file } });
+      }
+      const png = readFileSync(target);
+      return { dataBase64: png.toString('base64'), mimeType: 'image/png' as const, ...pngSize(png) };
+    },
+    /** Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID. */
+    decide(input: Input<'reviewDecide'>) {
+      const item = annotated(input.runId).find((i) => i.finding.id === input.findingId);
+      if (!item) throw new AppError('REVIEW_FINDING_NOT_FOUND', `Run ${input.runId} has no finding ${input.findingId}.`, { data: input });
+      const { decision } = input;
+      if (decision.kind === 'edit') {
+        // Moving the arrow tip carries the text along, so the leader keeps its shape.
+        const { anchor, textAt } = item.annotation;
+        const moved = decision.anchor ? { anchor: decision.anchor, textAt: { x: textAt.x + decision.anchor.x - anchor.x, y: textAt.y + decision.anchor.y - anchor.y } } : {};
+        decideAnnotation(store, input.findingId, { kind: 'edit', ...(decision.text !== undefined ? { text: decision.text } : {}), ...moved });
+      } else {
+        decideAnnotation(store, input.findingId, decision);
+      }
+      const updated = annotated(input.runId).find((i) => i.finding.id === input.findingId)!;
+      return findingView(updated, store.getWrite(input.findingId)?.writtenAt ?? null);
+    },
+    writePlan,
+    /**
+     * Writes exactly the plan the user confirmed. Errors: REVIEW_APPROVAL_STALE (the plan changed),
+     * REVIEW_NOTHING_TO_WRITE, REVIEW_WRITE_UNSUPPORTED, REVIEW_WRITE_FAILED, CAD_*.
+     */
+    async write(runId: string, payloadHashes: readonly string[]): Promise<z.input<typeof writeResultSchema>> {
+      const plan = writePlan(runId);
+      const planned = plan.items.map((i) => i.payloadHash).sort();
+      const confirmed = [...payloadHashes].sort();
+      if (planned.length === 0) throw new AppError('REVIEW_NOTHING_TO_WRITE', 'No approved annotation is waiting to be written.');
+      if (planned.length !== confirmed.length || planned.some((h, i) => h !== confirmed[i])) {
+        throw new AppError('REVIEW_APPROVAL_STALE', 'The approved annotations changed after the confirmation was shown; review the list again.', { data: { runId } });
+      }
+      const drawing = await drawings.ensure(descriptorOf(runId));
+      const endpoints = drawing.writeEndpoints();
+      try {
+        const outcome = await writeApprovedAnnotations(store, endpoints.reader, endpoints.target, runId, options.now);
+        const savedPath = outcome.saved ? ((JSON.parse(outcome.saved) as { path?: string }).path ?? endpoints.saveTo) : null;
+        if (savedPath) writeFileAtomicSync(path.join(folderOf(runId), 'written.json'), JSON.stringify({ savedPath }));
+        return { written: outcome.written, recognised: outcome.recognised, failed: outcome.failed, savedPath };
+      } finally {
+        endpoints.close();
+      }
+    },
+    /** Cancels running reviews (app shutdown). */
+    close() {
+      for (const controller of active.values()) controller.abort();
+    },
+  };
+}
+
+export type RunManager = ReturnType<typeof createRunManager>;

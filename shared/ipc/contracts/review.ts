@@ -1,0 +1,273 @@
+import { z } from 'zod';
+import { appErrorSchema } from '../../errors';
+
+/**
+ * Review channels: the drawing source (bundled sample, a DXF file served by the embedded backend,
+ * or AutoCAD through the cad_mcp_frame plugin), review runs, findings with their annotations, and
+ * the approval-bound write of annotations back to the drawing.
+ */
+
+const finite = z.number().finite();
+export const reviewPointSchema = z.object({ x: finite, y: finite }).strict();
+export const reviewBBoxSchema = z.object({ minX: finite, minY: finite, maxX: finite, maxY: finite }).strict();
+/** Screenshot pixel (origin top-left, y down) ↔ drawing (y up): x = origin.x + px·u, y = origin.y − py·u. */
+export const screenshotTransformViewSchema = z.object({ origin: reviewPointSchema, unitsPerPixel: z.number().positive() }).strict();
+export const severityViewSchema = z.enum(['blocking', 'major', 'minor', 'info']);
+export const severityCountsViewSchema = z.object({ blocking: z.number().int(), major: z.number().int(), minor: z.number().int(), info: z.number().int() }).strict();
+
+/** Where the current drawing comes from. `path` of sample/dxf is the copy in the data folder. */
+export const drawingSourceViewSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sample'), label: z.string(), path: z.string() }).strict(),
+  z.object({ kind: z.literal('dxf'), label: z.string(), path: z.string() }).strict(),
+  z.object({ kind: z.literal('cad'), label: z.string(), host: z.string(), port: z.number().int() }).strict(),
+]);
+
+/** State of the AutoCAD connection (also pushed as the `cadConnection` event). */
+export const cadConnectionViewSchema = z
+  .object({
+    state: z.enum(['disconnected', 'connecting', 'connected', 'backoff']),
+    endpoint: z.string(),
+    failures: z.number().int().min(0),
+    retryInMs: z.number().optional(),
+    reason: z.string().optional(),
+  })
+  .strict();
+
+/** A backend tool: `read` = on the read-only whitelist, `write` = modifies the drawing, `other` = neither (refused in reviews). */
+export const drawingToolViewSchema = z.object({ name: z.string(), description: z.string(), access: z.enum(['read', 'write', 'other']) }).strict();
+
+export const drawingFrameViewSchema = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    layout: z.string(),
+    sheetName: z.string().nullable(),
+    bbox: reviewBBoxSchema,
+    /** Title-block fields (title, drawingNo, scale, designer, checker, date, revision); '' = label present, value empty. */
+    titleBlock: z.record(z.string(), z.string()),
+    origin: z.enum(['detected', 'whole-drawing']),
+  })
+  .strict();
+
+export const drawingLayerViewSchema = z
+  .object({ name: z.string(), color: z.number().int().nullable(), on: z.boolean(), frozen: z.boolean(), locked: z.boolean(), entityCount: z.number().int().nullable() })
+  .strict();
+
+/** Header facts of the drawing (null when the backend has no drawing-info tool). */
+export const drawingInfoViewSchema = z
+  .object({
+    version: z.string().nullable(),
+    units: z.string().nullable(),
+    codePage: z.string().nullable(),
+    entityCount: z.number().int(),
+    layouts: z.array(z.object({ name: z.string(), entityCount: z.number().int() }).strict()),
+    /** Things the loader skipped or could not read (malformed files). */
+    problems: z.array(z.string()),
+  })
+  .strict();
+
+/** What the Review view shows before a run: source, tools, info, layers and frames. */
+export const drawingOverviewSchema = z
+  .object({
+    source: drawingSourceViewSchema,
+    connection: cadConnectionViewSchema.nullable(),
+    tools: z.array(drawingToolViewSchema),
+    info: drawingInfoViewSchema.nullable(),
+    layers: z.array(drawingLayerViewSchema),
+    frames: z.array(drawingFrameViewSchema),
+    /** Review capabilities the backend lacks (their checklist items are not evaluated). */
+    missingCapabilities: z.array(z.string()),
+    /** Things the backend answered in a shape this view could not read (shown, never hidden). */
+    warnings: z.array(z.string()),
+  })
+  .strict();
+
+export const imageViewSchema = z.object({ dataBase64: z.string(), mimeType: z.literal('image/png'), widthPx: z.number().int(), heightPx: z.number().int() }).strict();
+
+export const runStatusViewSchema = z.enum(['running', 'cancelled', 'failed', 'completed', 'interrupted']);
+
+export const runSummarySchema = z
+  .object({
+    id: z.string(),
+    source: z.string(),
+    /** `interrupted`: stored as running but no process is working on it (resume it). */
+    status: runStatusViewSchema,
+    llm: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    findings: z.number().int(),
+    bySeverity: severityCountsViewSchema,
+    framesDone: z.number().int(),
+    framesTotal: z.number().int(),
+    error: appErrorSchema.nullable(),
+  })
+  .strict();
+
+export const frameRunViewSchema = z
+  .object({
+    frame: drawingFrameViewSchema,
+    status: z.enum(['pending', 'done', 'failed']),
+    error: appErrorSchema.nullable(),
+    /** Overview screenshot (file relative to the run folder) with its pixel↔drawing transform. */
+    screenshot: z.object({ file: z.string(), widthPx: z.number().int(), heightPx: z.number().int(), transform: screenshotTransformViewSchema }).strict().nullable(),
+    counts: severityCountsViewSchema,
+  })
+  .strict();
+
+export const annotationStateViewSchema = z.enum(['proposed', 'approved', 'edited', 'rejected', 'written']);
+
+export const findingViewSchema = z
+  .object({
+    id: z.string(),
+    shortId: z.string(),
+    frameId: z.string().nullable(),
+    checklistItemId: z.string(),
+    severity: severityViewSchema,
+    source: z.enum(['rule', 'llm']),
+    message: z.string(),
+    evidenceRefs: z.array(z.string()),
+    location: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('point'), point: reviewPointSchema }).strict(),
+      z.object({ kind: z.literal('bbox'), bbox: reviewBBoxSchema }).strict(),
+    ]),
+    annotation: z
+      .object({ state: annotationStateViewSchema, text: z.string(), anchor: reviewPointSchema, textAt: reviewPointSchema, textHeight: z.number() })
+      .strict(),
+    /** Hash of the exact leader payload; an approval must name it. */
+    payloadHash: z.string(),
+    writtenAt: z.string().nullable(),
+  })
+  .strict();
+
+export const runDetailSchema = z
+  .object({
+    run: runSummarySchema,
+    frames: z.array(frameRunViewSchema),
+    findings: z.array(findingViewSchema),
+    checklistItems: z.array(z.object({ id: z.string(), severity: severityViewSchema, mode: z.enum(['rule', 'llm']), description: z.string() }).strict()),
+    /** Report files (absolute paths) once the run completed. */
+    report: z.object({ folder: z.string(), json: z.string(), markdown: z.string() }).strict().nullable(),
+    /** The last `<name>.ai-review.dxf` written for this run's drawing (DXF sources). */
+    savedDrawing: z.string().nullable(),
+  })
+  .strict();
+
+/** One leader exactly as it will be written. */
+export const plannedWriteSchema = z
+  .object({ findingId: z.string(), shortId: z.string(), tool: z.string(), points: z.array(reviewPointSchema), text: z.string(), height: z.number(), payloadHash: z.string() })
+  .strict();
+
+export const writePlanSchema = z
+  .object({
+    target: z.string(),
+    items: z.array(plannedWriteSchema),
+    /** Where a DXF source is saved (`<name>.ai-review.dxf`); null for AutoCAD (written into the open drawing). */
+    saveTo: z.string().nullable(),
+  })
+  .strict();
+
+export const writeResultSchema = z
+  .object({
+    written: z.array(z.string()),
+    recognised: z.array(z.string()),
+    failed: z.array(z.object({ findingId: z.string(), error: appErrorSchema }).strict()),
+    savedPath: z.string().nullable(),
+  })
+  .strict();
+
+const runIdInput = z.object({ runId: z.string().min(1).max(200) }).strict();
+const empty = z.object({}).strict();
+
+/** Largest DXF accepted over IPC (raw bytes; base64 on the wire stays under the socket cap). */
+export const MAX_DXF_UPLOAD_BYTES = 40 * 1024 * 1024;
+
+export const reviewChannels = {
+  /** The current drawing, or null when none is open yet. */
+  reviewGetDrawing: { input: empty, output: drawingOverviewSchema.nullable() },
+  /** Opens the bundled sample drawing (copied into the data folder). Errors: REVIEW_SAMPLE_MISSING, CAD_DXF_*. */
+  reviewOpenSample: { input: empty, output: drawingOverviewSchema },
+  /**
+   * Opens a DXF given as bytes (file picker / drag-and-drop); saved into the data folder and served
+   * by the embedded backend. Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID,
+   * CAD_DWG_UNSUPPORTED (DWG: save as DXF or use AutoCAD), CAD_DXF_INVALID.
+   */
+  reviewOpenDxf: {
+    input: z.object({ fileName: z.string().min(1).max(255), dataBase64: z.string().min(1).max(Math.ceil(MAX_DXF_UPLOAD_BYTES / 3) * 4 + 8) }).strict(),
+    output: drawingOverviewSchema,
+  },
+  /**
+   * Connects to AutoCAD (cad_mcp_frame plugin) at host:port (default: settings) and keeps the
+   * connection up. Errors: CAD_NOT_CONNECTED (nothing listens; the message says how to start it), CAD_TIMEOUT, CAD_PROTOCOL_ERROR.
+   */
+  reviewConnectCad: {
+    input: z.object({ host: z.string().min(1).max(255).optional(), port: z.number().int().min(1).max(65535).optional() }).strict(),
+    output: drawingOverviewSchema,
+  },
+  /** Re-reads tools, info, layers and frames of the current drawing (after a reconnect). Errors: REVIEW_NO_DRAWING, CAD_*. */
+  reviewRefreshDrawing: { input: empty, output: drawingOverviewSchema },
+  /** PNG of one frame of the current drawing. Errors: REVIEW_NO_DRAWING, REVIEW_FRAME_NOT_FOUND, CAD_*. */
+  reviewFrameImage: { input: z.object({ frameId: z.string().min(1).max(100), maxEdge: z.number().int().min(64).max(4096).optional() }).strict(), output: imageViewSchema },
+  /**
+   * Starts a review of the current drawing in the background (progress via the `progress` event,
+   * the end via `reviewRunStatus`). Errors: REVIEW_NO_DRAWING, REVIEW_CHECKLIST_INVALID,
+   * LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND, REVIEW_LLM_UNAVAILABLE, REVIEW_*, CAD_* (plan phase).
+   */
+  reviewStart: {
+    input: z
+      .object({
+        /** Custom checklist file; null = the bundled default. */
+        checklistPath: z.string().min(1).max(1000).nullable(),
+        llm: z.boolean(),
+        /** Model for the LLM items; null = the reviewer role from Settings. */
+        model: z.object({ providerId: z.string().min(1), model: z.string().min(1) }).strict().nullable(),
+      })
+      .strict(),
+    output: z.object({ runId: z.string() }).strict(),
+  },
+  /** Cancels a running review (finished frames are kept; resume later). */
+  reviewCancel: { input: runIdInput, output: z.object({ cancelled: z.boolean() }).strict() },
+  /** Resumes an interrupted/cancelled run on its drawing (reopened). Errors: REVIEW_RUN_NOT_FOUND, REVIEW_RUN_BUSY, REVIEW_DRAWING_CHANGED, CAD_*. */
+  reviewResume: { input: runIdInput, output: z.object({ runId: z.string() }).strict() },
+  /** Review runs, newest first. */
+  reviewListRuns: { input: empty, output: z.object({ runs: z.array(runSummarySchema) }).strict() },
+  /** One run with frames, findings and annotation states. Errors: REVIEW_RUN_NOT_FOUND. */
+  reviewGetRun: { input: runIdInput, output: runDetailSchema },
+  /** A screenshot file of a run. Errors: REVIEW_RUN_NOT_FOUND, REVIEW_FILE_NOT_FOUND. */
+  reviewRunImage: { input: z.object({ runId: z.string().min(1).max(200), file: z.string().min(1).max(500) }).strict(), output: imageViewSchema },
+  /**
+   * Approve (bound to the payload hash shown), edit (text and/or arrow tip) or reject one
+   * annotation. Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID.
+   */
+  reviewDecide: {
+    input: z
+      .object({
+        runId: z.string().min(1).max(200),
+        findingId: z.string().regex(/^[0-9a-f]{64}$/),
+        decision: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('approve'), payloadHash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+          z.object({ kind: z.literal('edit'), text: z.string().max(500).optional(), anchor: reviewPointSchema.optional() }).strict(),
+          z.object({ kind: z.literal('reject') }).strict(),
+        ]),
+      })
+      .strict(),
+    output: findingViewSchema,
+  },
+  /** Exactly what "write approved annotations" would write now. Errors: REVIEW_RUN_NOT_FOUND, REVIEW_WRITE_UNSUPPORTED. */
+  reviewPreviewWrite: { input: runIdInput, output: writePlanSchema },
+  /**
+   * Writes the approved annotations on AI_REVIEW. `payloadHashes` must be exactly the plan the
+   * user confirmed (REVIEW_APPROVAL_STALE otherwise). Errors: REVIEW_RUN_NOT_FOUND,
+   * REVIEW_WRITE_UNSUPPORTED, REVIEW_WRITE_FAILED, CAD_DISCONNECTED / CAD_NOT_CONNECTED.
+   */
+  reviewWriteApproved: {
+    input: z.object({ runId: z.string().min(1).max(200), payloadHashes: z.array(z.string().regex(/^[0-9a-f]{64}$/)).min(1).max(5000) }).strict(),
+    output: writeResultSchema,
+  },
+} as const;
+
+export const reviewEvents = {
+  /** A run changed status (started, completed, cancelled, failed). */
+  reviewRunStatus: z.object({ runId: z.string(), status: runStatusViewSchema, error: appErrorSchema.nullable() }).strict(),
+  /** The AutoCAD connection changed state (drops, reconnect attempts, recovery). */
+  cadConnection: cadConnectionViewSchema,
+} as const;
