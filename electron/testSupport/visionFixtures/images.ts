@@ -20,11 +20,11 @@ export async function orientedJpeg(width: number, height: number, orientation: n
 
 /**
  * A CAD-like line drawing: white sheet, frame, grid, anti-aliased diagonals, circles, dimension
- * text in several layer colours and a title block. At 4000×3000 it is a PNG of about 3.5 MB,
- * like an exported drawing sheet.
+ * text in several layer colours (or plotted monochrome) and a title block. At 4000×3000 it is a
+ * PNG of about 3.5 MB, like an exported drawing sheet.
  */
-export async function lineArtPng(width: number, height: number): Promise<Uint8Array> {
-  const colours = ['#000', '#c00', '#00a', '#080', '#a0a', '#0aa'];
+export async function lineArtPng(width: number, height: number, style: 'colour' | 'monochrome' = 'colour'): Promise<Uint8Array> {
+  const colours = style === 'colour' ? ['#000', '#c00', '#00a', '#080', '#a0a', '#0aa'] : ['#000', '#333', '#000', '#555'];
   const parts: string[] = [];
   let seed = 7;
   const rnd = (n: number) => {

@@ -22,6 +22,23 @@ describe('sharp image processor', () => {
     expect(result.prepared.bytes.length).toBeLessThan(bytes.length);
   });
 
+  it('stores an all-grey drawing as a grey PNG without losing a pixel', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="2600" height="1300"><rect width="100%" height="100%" fill="#fff"/><line x1="0" y1="0" x2="2600" y2="1300" stroke="#000" stroke-width="3"/><circle cx="900" cy="600" r="300" fill="none" stroke="#444" stroke-width="5"/></svg>';
+    const bytes = new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+    const result = await processor.prepare(bytes, sniffImage(bytes));
+    const meta = await sharp(result.prepared.bytes).metadata();
+    expect(meta.channels).toBeLessThanOrEqual(2);
+    const expected = await sharp(bytes).resize(1280, 640).extractChannel(0).raw().toBuffer();
+    const actual = await sharp(result.prepared.bytes).extractChannel(0).raw().toBuffer();
+    expect(actual.equals(expected)).toBe(true);
+  });
+
+  it('keeps colour drawings in colour', async () => {
+    const bytes = await solidPng(2000, 100, [200, 30, 30]);
+    const result = await processor.prepare(bytes, sniffImage(bytes));
+    expect((await sharp(result.prepared.bytes).metadata()).channels).toBe(3);
+  });
+
   it('applies EXIF orientation, so a portrait photo is sent upright', async () => {
     const bytes = await orientedJpeg(200, 100, 6);
     const result = await processor.prepare(bytes, sniffImage(bytes));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sharp, SharpOptions } from 'sharp';
 import { visionError } from '../domain/errors';
-import { fitWithin, type PixelRect } from '../domain/imageMath';
+import { fitWithin, isGreyscalePixels, type PixelRect } from '../domain/imageMath';
 import { sniffImage, type ImageFormat, type SniffedImage } from '../domain/imageSniff';
 import type { EncodedImage, ImageProcessor, PreparedImage } from '../ports/imageProcessor';
 
@@ -43,18 +43,29 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
     return sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'warning', pages: 1, sequentialRead: true });
   };
 
-  function encode(pipeline: Sharp, source: ImageFormat): Sharp {
-    const jpeg = options.format === 'jpeg' || source === 'jpeg';
-    return jpeg ? pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.jpegQuality ?? 85 }) : pipeline.png({ compressionLevel: 6 });
-  }
+  const result = (data: Buffer, info: { format: string; width: number; height: number }): EncodedImage => {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    return { bytes, mimeType: `image/${info.format}`, width: info.width, height: info.height, sha256: sha256(bytes) };
+  };
 
-  async function toEncoded(pipeline: Sharp, format: ImageFormat): Promise<EncodedImage> {
+  /**
+   * Encodes the resized/cropped pixels. PNG output checks the pixels first: a drawing whose
+   * pixels are all grey (R = G = B) is written as a grey PNG — still lossless, a third of the bytes.
+   */
+  async function encode(pipeline: Sharp, source: ImageFormat): Promise<EncodedImage> {
     try {
-      const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-      const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-      return { bytes, mimeType: `image/${info.format === 'jpeg' ? 'jpeg' : info.format}`, width: info.width, height: info.height, sha256: sha256(bytes) };
+      if (options.format === 'jpeg' || source === 'jpeg') {
+        const { data, info } = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.jpegQuality ?? 85 }).toBuffer({ resolveWithObject: true });
+        return result(data, info);
+      }
+      const { data: raw, info: rawInfo } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+      const sharp = await sharpLoaded!;
+      let pixels = sharp(raw, { raw: { width: rawInfo.width, height: rawInfo.height, channels: rawInfo.channels } });
+      if (isGreyscalePixels(raw, rawInfo.channels)) pixels = pixels.toColourspace('b-w');
+      const { data, info } = await pixels.png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
+      return result(data, info);
     } catch (error) {
-      throw decodeError(error, format);
+      throw decodeError(error, source);
     }
   }
 
@@ -83,7 +94,7 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
         return { original, prepared: { bytes, mimeType: sniffed.mimeType, width, height, sha256: original.sha256 }, reencoded: false };
       }
       const pipeline = (await input(bytes)).rotate().resize({ width: fit.width, height: fit.height, fit: 'inside' });
-      return { original, prepared: await toEncoded(encode(pipeline, sniffed.format), sniffed.format), reencoded: true };
+      return { original, prepared: await encode(pipeline, sniffed.format), reencoded: true };
     },
 
     async crop(originalBytes: Uint8Array, rect: PixelRect): Promise<EncodedImage> {
@@ -91,7 +102,7 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       const fit = fitWithin(rect.width, rect.height, options.maxEdge);
       // rotate() first: regions are fractions of the image as the user sees it (EXIF applied).
       const pipeline = (await input(originalBytes)).rotate().extract(rect).resize({ width: fit.width, height: fit.height, fit: 'inside' });
-      return toEncoded(encode(pipeline, sniffed.format), sniffed.format);
+      return encode(pipeline, sniffed.format);
     },
   };
 }

@@ -56,3 +56,15 @@ export function estimateVisionTokens(width: number, height: number): number {
   h *= shortScale;
   return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
 }
+
+/**
+ * True when interleaved 8-bit pixels with 3 or 4 channels have R = G = B everywhere (alpha,
+ * if any, is ignored): such an image loses nothing when stored as grey.
+ */
+export function isGreyscalePixels(data: Uint8Array, channels: number): boolean {
+  if (channels < 3) return channels >= 1;
+  for (let i = 0; i + 2 < data.length; i += channels) {
+    if (data[i] !== data[i + 1] || data[i] !== data[i + 2]) return false;
+  }
+  return true;
+}
