@@ -23,3 +23,5 @@ export type { AnnotatedFinding, WriteOutcome } from './application/annotationWri
 export { reviewMigrations } from './adapters/reviewMigrations';
 export { createSqliteReviewStore } from './adapters/sqliteReviewStore';
 export { createFolderOutput } from './adapters/folderOutput';
+export { reviewFrameWithLlm, SUBMIT_TOOL } from './application/llmReview';
+export type { LlmReviewSettings, LlmCallLog } from './application/llmReview';

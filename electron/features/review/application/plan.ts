@@ -1,5 +1,5 @@
 import { AppError } from '../../../../shared/errors';
-import type { DrawingCapability, DrawingSource } from '../ports/drawingSource';
+import type { DrawingCapability, DrawingSource, DrawingToolInfo } from '../ports/drawingSource';
 import { WHOLE_DRAWING_FRAME_ID, type Frame } from '../domain/frame';
 import type { BBox } from '../domain/geometry';
 import { callJsonTool, learnToolParams, toolFor, type ToolCallMeter } from './toolCalls';
@@ -12,6 +12,8 @@ export interface ReviewPlan {
   source: string;
   /** Tool names the backend announced. */
   tools: string[];
+  /** The announced tools with their input schemas (offered to the model in LLM runs). */
+  toolInfos: DrawingToolInfo[];
   /** Capability → tool for what the backend offers. */
   capabilities: Partial<Record<DrawingCapability, string>>;
   /** Capabilities the backend lacks (their evidence is skipped and reported). */
@@ -70,5 +72,5 @@ export async function planReview(source: DrawingSource, meter: ToolCallMeter, fr
     }
     frames = frames.filter((f) => frameFilter.includes(f.id));
   }
-  return { source: source.label, tools, capabilities, missing, frames, framesFound };
+  return { source: source.label, tools, toolInfos: announcedTools, capabilities, missing, frames, framesFound };
 }

@@ -8,13 +8,14 @@ import { completeFinding, type Finding } from '../domain/finding';
 import type { Frame } from '../domain/frame';
 import { proposeAnnotation } from '../domain/annotation';
 import { evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm } from '../domain/rules';
-import { summariseEvidence } from '../domain/evidence';
+import { summariseEvidence, type FrameEvidence } from '../domain/evidence';
 import type { ReviewReport } from '../domain/report';
 import { renderReportMarkdown } from '../domain/markdown';
 import { newMeter, type ToolCallMeter } from './toolCalls';
 import { planReview, type ReviewPlan } from './plan';
 import { readDrawingData } from './drawingReader';
-import { captureFrameScreenshots } from './screenshots';
+import { captureFrameScreenshots, type CapturedScreenshot } from './screenshots';
+import { reviewFrameWithLlm, type LlmFrameResult, type LlmReviewSettings } from './llmReview';
 import { buildReport } from './reportBuilder';
 import { runBounded } from './frameQueue';
 
@@ -33,6 +34,8 @@ export interface ReviewRunnerDeps {
   newRunId: () => string;
   generatorVersion: string;
   onProgress?: (event: ReviewProgress) => void;
+  /** The model and budgets for LLM checklist items; runs with `options.llm` need it. */
+  llm?: LlmReviewSettings;
 }
 
 /** Per-invocation inputs (a resumed run gets a fresh connection and output). */
@@ -61,6 +64,7 @@ const LEADER_OFFSET_MM = 10;
  * afterwards they are recorded on the run/frame and the run's final status is returned.
  */
 export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession, checklist: Checklist, options: RunOptions): Promise<ReviewRunResult> {
+  if (options.llm && !deps.llm) throw new AppError('REVIEW_LLM_NOT_CONFIGURED', 'An LLM review needs a configured reviewer model; configure one or run rules only (--no-llm).');
   const runId = deps.newRunId();
   const meter = newMeter();
   deps.onProgress?.({ taskId: runId, phase: 'plan', done: 0, total: 1, message: `Connecting to ${session.source.label}` });
@@ -98,6 +102,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
  */
 export async function resumeReview(deps: ReviewRunnerDeps, session: ReviewSession, runId: string): Promise<ReviewRunResult> {
   const run = requireRun(deps.store, runId);
+  if (run.options.llm && !deps.llm) throw new AppError('REVIEW_LLM_NOT_CONFIGURED', `Run ${runId} uses the LLM; configure a reviewer model to resume it.`);
   const failed = deps.store.listFrames(runId).some((f) => f.status === 'failed');
   if (run.status === 'completed' && !failed) return { runId, status: 'completed', ...reportOf(deps.store, runId) };
   const meter = newMeter();
@@ -131,7 +136,10 @@ async function executeRun(deps: ReviewRunnerDeps, session: ReviewSession, runId:
   deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length });
   await runBounded(todo, Math.min(16, Math.max(1, session.concurrency)), session.signal, async (record) => {
     try {
-      reviewFrame(deps.store, run, record.frame, await frameEvidence(session, plan, data, record, meter, run.options.llm, drawingRefs));
+      const evidence = await frameEvidence(session, plan, data, record, meter, run.options.llm, drawingRefs);
+      const llm = run.options.llm && deps.llm ? await llmDrafts(deps.llm, session, plan, run, record.frame, evidence, meter) : undefined;
+      if (llm) deps.store.addUsage(runId, llm.usage);
+      reviewFrame(deps.store, run, record.frame, evidence, llm);
     } catch (error) {
       deps.store.failFrame(runId, record.frame.id, toAppErrorData(error));
     }
@@ -153,18 +161,36 @@ async function executeRun(deps: ReviewRunnerDeps, session: ReviewSession, runId:
   return { runId, status: 'completed', report };
 }
 
-async function frameEvidence(session: ReviewSession, plan: ReviewPlan, data: DrawingData, record: FrameRecord, meter: ToolCallMeter, llm: boolean, drawingRefs: string[]) {
+type GatheredEvidence = FrameEvidence & { images: CapturedScreenshot[] };
+
+async function frameEvidence(session: ReviewSession, plan: ReviewPlan, data: DrawingData, record: FrameRecord, meter: ToolCallMeter, llm: boolean, drawingRefs: string[]): Promise<GatheredEvidence> {
   const base = frameEvidenceFrom(data, record.frame);
   const tool = plan.capabilities.screenshot;
-  const screenshots = tool ? await captureFrameScreenshots(session.source, meter, tool, session.output, record.frame, base.texts, llm) : [];
-  return { ...base, screenshots, toolCalls: tool ? [...drawingRefs, `tool:${tool}`] : drawingRefs };
+  const images = tool ? await captureFrameScreenshots(session.source, meter, tool, session.output, record.frame, base.texts, llm) : [];
+  return { ...base, images, screenshots: images.map((i) => i.ref), toolCalls: tool ? [...drawingRefs, `tool:${tool}`] : drawingRefs };
 }
 
-function reviewFrame(store: ReviewStore, run: RunRecord, frame: Frame, evidence: ReturnType<typeof frameEvidenceFrom> & { screenshots: FrameRecord['screenshots']; toolCalls: string[] }): void {
+function llmDrafts(settings: LlmReviewSettings, session: ReviewSession, plan: ReviewPlan, run: RunRecord, frame: Frame, evidence: GatheredEvidence, meter: ToolCallMeter): Promise<LlmFrameResult> {
+  return reviewFrameWithLlm({
+    settings,
+    source: session.source,
+    meter,
+    tools: plan.toolInfos,
+    capabilities: plan.capabilities,
+    checklist: run.checklist,
+    frame,
+    evidence,
+    images: evidence.images,
+    locale: run.options.locale,
+    ...(session.signal ? { signal: session.signal } : {}),
+  });
+}
+
+function reviewFrame(store: ReviewStore, run: RunRecord, frame: Frame, evidence: GatheredEvidence, llm: LlmFrameResult | undefined): void {
   const scale = frameUnitsPerPaperMm(frame);
-  const findings: Finding[] = evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale }).map((draft) =>
-    completeFinding(draft, run.fingerprint, LEADER_OFFSET_MM * scale),
-  );
-  store.completeFrame(run.id, frame.id, { evidence: summariseEvidence(evidence), screenshots: evidence.screenshots, findings });
+  const drafts = [...evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale }), ...(llm?.drafts ?? [])];
+  const findings: Finding[] = drafts.map((draft) => completeFinding(draft, run.fingerprint, LEADER_OFFSET_MM * scale));
+  const summary = { ...summariseEvidence(evidence), ...(llm ? { llmCalls: llm.log } : {}) };
+  store.completeFrame(run.id, frame.id, { evidence: summary, screenshots: evidence.screenshots, findings });
   store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale)));
 }

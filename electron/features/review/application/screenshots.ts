@@ -15,7 +15,13 @@ export const MAX_TILES = 9;
 /** File names under the report folder must not depend on what a backend calls its frames. */
 export const safeFileStem = (id: string): string => id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'frame';
 
-async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string, output: ReviewOutput, region: BBox, file: string, id: string): Promise<ScreenshotRef> {
+/** A screenshot written to the report folder, with its bytes for the model. */
+export interface CapturedScreenshot {
+  ref: ScreenshotRef;
+  png: Uint8Array;
+}
+
+async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string, output: ReviewOutput, region: BBox, file: string, id: string): Promise<CapturedScreenshot> {
   const result = await callTool(source, meter, tool, { bbox: [region.minX, region.minY, region.maxX, region.maxY], max_edge: SCREENSHOT_MAX_EDGE });
   const image = result.content.find((block) => block.type === 'image');
   const meta = result.content.find((block) => block.type === 'text');
@@ -27,8 +33,9 @@ async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string
     throw badResult(tool, 'transform text is not JSON');
   }
   const decoded = decodeScreenshotMeta(tool, metaJson);
-  await output.writeFile(file, Buffer.from(image.data, 'base64'));
-  return { id, file, region: decoded.region, widthPx: decoded.widthPx, heightPx: decoded.heightPx, transform: decoded.transform };
+  const png = Buffer.from(image.data, 'base64');
+  await output.writeFile(file, png);
+  return { png, ref: { id, file, region: decoded.region, widthPx: decoded.widthPx, heightPx: decoded.heightPx, transform: decoded.transform } };
 }
 
 /**
@@ -43,7 +50,7 @@ export async function captureFrameScreenshots(
   frame: Frame,
   texts: readonly TextItem[],
   tiles: boolean,
-): Promise<ScreenshotRef[]> {
+): Promise<CapturedScreenshot[]> {
   const stem = safeFileStem(frame.id);
   const shots = [await capture(source, meter, tool, output, frame.bbox, `screenshots/${stem}.png`, `screenshot:${frame.id}/overview`)];
   if (!tiles) return shots;

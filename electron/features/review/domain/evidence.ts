@@ -69,6 +69,19 @@ export const evidenceSummarySchema = z
     layers: z.record(z.string(), z.number().int().min(0)),
     entityTypes: z.record(z.string(), z.number().int().min(0)),
     toolCalls: z.array(z.string()),
+    /** The LLM sub-loop's audit log: every tool call the model asked for, with digests (LLM runs only). */
+    llmCalls: z
+      .array(
+        z
+          .object({
+            tool: z.string(),
+            argsDigest: z.string(),
+            resultDigest: z.string().nullable(),
+            refused: z.enum(['not-read-only', 'budget']).nullable(),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 export type EvidenceSummary = z.infer<typeof evidenceSummarySchema>;

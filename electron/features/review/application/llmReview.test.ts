@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedProvider, type ScriptStep, type ScriptedProvider } from '../../../testSupport/scriptedProvider';
+import { createLlmGateway } from '../../../platform/llm/index';
+import { openDatabase } from '../../../platform/db/openDatabase';
+import type { SqliteDatabase } from '../../../platform/db/types';
+import { parseChecklist } from '../domain/checklist';
+import { reviewMigrations } from '../adapters/reviewMigrations';
+import { createSqliteReviewStore } from '../adapters/sqliteReviewStore';
+import { createFolderOutput } from '../adapters/folderOutput';
+import type { ReviewStore } from '../ports/reviewStore';
+import { startReview } from './reviewRunner';
+import { createFakeBackend, threeFrameDrawing } from './testkit/fakeDrawing';
+
+const checklist = parseChecklist(readFileSync(path.resolve(__dirname, '../../../../resources/checklist/review_checklist.json'), 'utf8'), 'default');
+
+let dir: string;
+let db: SqliteDatabase;
+let store: ReviewStore;
+let provider: ScriptedProvider | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'review-llm-'));
+  db = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: reviewMigrations }).db;
+  store = createSqliteReviewStore(db, () => new Date());
+});
+afterEach(async () => {
+  db.close();
+  await provider?.close();
+  provider = undefined;
+});
+
+const submit = (findings: unknown[], frameId = 'F1'): ScriptStep => ({ toolCall: { name: 'submit_findings', arguments: { frameId, findings } } });
+const call = (name: string, args: Record<string, unknown> = {}): ScriptStep => ({ toolCall: { name, arguments: args } });
+const missingDimension = {
+  checklistItemId: 'LLM-001',
+  message: '技术要求附近的台阶缺少定位尺寸',
+  location: { kind: 'pixel', screenshotId: 'screenshot:F1/overview', x: 640, y: 452 },
+  evidenceRefs: ['screenshot:F1/overview', 'entity:20', 'tool:get_dimensions'],
+  annotationText: '缺少定位尺寸',
+};
+
+async function llmReview(script: ScriptStep[], budgets = { maxToolCalls: 3, maxReasks: 1 }) {
+  provider = await startScriptedProvider({ script });
+  const gateway = createLlmGateway({
+    provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key' },
+    retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
+  });
+  const backend = createFakeBackend(threeFrameDrawing());
+  const deps = { store, now: () => new Date(), newRunId: () => 'run-llm', generatorVersion: 'test', llm: { gateway, ...budgets } };
+  const result = await startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'zh-CN', frames: ['F1'] });
+  const frame = store.listFrames('run-llm')[0]!;
+  return { result, backend, frame, requests: provider.requests };
+}
+
+describe('the LLM sub-loop', () => {
+  it('lets the model confirm with a read-only tool, then turns its pixel location into drawing coordinates', async () => {
+    const { result, frame, requests } = await llmReview([call('get_dimensions'), submit([missingDimension])]);
+    const llmFinding = result.report!.findings.find((f) => f.source === 'llm')!;
+    expect(llmFinding.checklistItemId).toBe('LLM-001');
+    expect(llmFinding.severity).toBe('major');
+    const point = llmFinding.location.kind === 'point' ? llmFinding.location.point : undefined;
+    expect(point!.x).toBeCloseTo(210, 0);
+    expect(point!.y).toBeCloseTo(148.5, 0);
+    expect(frame.evidence?.llmCalls).toEqual([{ tool: 'get_dimensions', argsDigest: expect.stringMatching(/^[0-9a-f]{64}$/), resultDigest: expect.stringMatching(/^[0-9a-f]{64}$/), refused: null }]);
+    // The model got the screenshot and, on the second turn, the tool's result.
+    expect(JSON.stringify(requests[0]!.body)).toContain('image/png');
+    expect(JSON.stringify(requests[1]!.body)).toContain('dimensions');
+    expect(store.getRun('run-llm')!.usage.llmCalls).toBe(2);
+  });
+
+  it('refuses a write tool the model asks for, logs it, and never sends it to the drawing', async () => {
+    const { backend, frame } = await llmReview([call('add_leader_annotation', { points: [[1, 1], [2, 2]], text: 'x' }), submit([])]);
+    expect(backend.calls.map((c) => c.name)).not.toContain('add_leader_annotation');
+    expect(frame.evidence?.llmCalls?.[0]).toMatchObject({ tool: 'add_leader_annotation', resultDigest: null, refused: 'not-read-only' });
+    expect(frame.status).toBe('done');
+  });
+
+  it('stops a model that exceeds its call budget and forces the structured submission', async () => {
+    const { frame, requests, backend } = await llmReview([call('get_texts'), call('get_texts'), call('get_texts'), submit([])], { maxToolCalls: 2, maxReasks: 1 });
+    expect(frame.evidence?.llmCalls?.map((c) => c.refused)).toEqual([null, null, 'budget']);
+    expect(backend.calls.filter((c) => c.name === 'get_texts')).toHaveLength(1 + 2); // 1 drawing-wide read + 2 model calls
+    expect((requests.at(-1)!.body as { tool_choice: unknown }).tool_choice).toEqual({ type: 'function', function: { name: 'submit_findings' } });
+  });
+
+  it('re-asks for exactly the invalid fields and accepts the corrected submission', async () => {
+    const wrong = { ...missingDimension, checklistItemId: 'GEO-001', evidenceRefs: ['entity:NOPE'] };
+    const { result, requests } = await llmReview([submit([wrong]), submit([missingDimension])]);
+    const reask = JSON.stringify(requests[1]!.body);
+    expect(reask).toContain('$.findings[0].checklistItemId');
+    expect(reask).toContain('$.findings[0].evidenceRefs');
+    expect(result.report!.findings.filter((f) => f.source === 'llm')).toHaveLength(1);
+  });
+
+  it('fails the frame cleanly when the findings stay invalid after the re-asks, and never reads findings from text', async () => {
+    const outside = { ...missingDimension, location: { kind: 'point', x: 5000, y: 5000 } };
+    const { frame, result } = await llmReview([{ text: '发现问题：LLM-001 缺少尺寸' }, submit([outside]), submit([outside])], { maxToolCalls: 3, maxReasks: 1 });
+    expect(frame.status).toBe('failed');
+    expect(frame.error).toMatchObject({ code: 'REVIEW_LLM_INVALID_FINDINGS', retryable: false });
+    expect(result.report!.findings.some((f) => f.source === 'llm')).toBe(false);
+  });
+});
