@@ -1,4 +1,5 @@
 import type { BridgeEvents, BridgeMethods } from './contract';
+import { cadgenChannels } from './contracts/cadgen';
 import { platformChannels, platformEvents } from './contracts/platform';
 import { reviewChannels, reviewEvents } from './contracts/review';
 import { visionChannels, visionEvents } from './contracts/vision';
@@ -9,6 +10,7 @@ import { visionChannels, visionEvents } from './contracts/vision';
  */
 export const ipcChannels = {
   ...platformChannels,
+  ...cadgenChannels,
   ...reviewChannels,
   ...visionChannels,
 } as const;

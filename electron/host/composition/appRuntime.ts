@@ -1,8 +1,10 @@
 import { ipcChannels, ipcEvents, type IpcEvents } from '../../../shared/ipc/channels';
+import { createOcctRuntime } from '../../features/cadgen/index';
 import { createEventBus, type EventBus } from '../../platform/events/eventBus';
 import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
 import type { Logger } from '../../platform/log/types';
 import type { SafeStorageLike } from '../../platform/secrets/types';
+import { createCadgenHandlers, findBundledExamples } from './cadgenHandlers';
 import { createPlatformHandlers } from './platformHandlers';
 import { createPlatformRuntime } from './platformRuntime';
 import { createReviewHandlers, createReviewWorkspace } from './reviewHandlers';
@@ -40,9 +42,12 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
   const log = platform.log;
   const events = createEventBus(ipcEvents, (error) => log.error('event sink failed', { error: String(error) }));
   const identity = { version: options.version, transport: options.transport, systemLocale: options.systemLocale };
+  // The OCCT worker (a sibling bundle in dist/node) starts on the first build, is reused, and close() ends it.
+  const cadRuntime = createOcctRuntime({ workerScript: new URL('../node/occtWorker.js', import.meta.url) });
   const review = createReviewWorkspace(platform, { events, version: options.version });
   const handlers = {
     ...createPlatformHandlers(platform, identity),
+    ...createCadgenHandlers(platform, { events, runtime: cadRuntime, examplesDir: findBundledExamples(import.meta.url), clock: () => new Date() }),
     ...createReviewHandlers(platform, review),
     ...createVisionHandlers(platform, { events }),
   };
@@ -55,6 +60,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     log,
     close() {
       review.close();
+      void cadRuntime.dispose().catch((error: unknown) => log.warn('CAD kernel worker did not stop cleanly', { error: String(error) }));
       platform.close();
     },
   };
