@@ -190,3 +190,42 @@ describe('cadsight review --cad over real TCP', () => {
     await expect(reviewCommand.run(['--cad', `127.0.0.1:${port}`, '--plan-only'])).rejects.toMatchObject({ code: expect.stringMatching(/^CAD_/) });
   });
 });
+
+describe('cadsight review with a configured reviewer model', () => {
+  it('runs the LLM items through the model and merges its findings into the same report', async () => {
+    const { startScriptedProvider } = await import('../../testSupport/scriptedProvider');
+    const { createPlatformRuntime } = await import('../composition/platformRuntime');
+    const provider = await startScriptedProvider({
+      script: (request) => {
+        const frameId = /frameId \\"([^\\"]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '';
+        const findings =
+          frameId === 'E9'
+            ? [{ checklistItemId: 'LLM-002', message: '注释与尺寸线重叠', location: { kind: 'point', x: 600, y: 150 }, evidenceRefs: ['screenshot:E9/overview'], annotationText: '注释重叠' }]
+            : [];
+        return { toolCall: { name: 'submit_findings', arguments: { frameId, findings } } };
+      },
+    });
+    try {
+      const runtime = createPlatformRuntime({ env: process.env, systemLocale: 'zh-CN', logName: 'test.log' });
+      runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+      runtime.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
+      runtime.close();
+
+      const out = path.join(dir, 'llm');
+      expect(await reviewCommand.run([sample, '--out', out, '--concurrency', '1'])).toBe(1);
+      const report = readReport(out);
+      expect(report.options.llm).toBe(true);
+      expect(report.notEvaluated).toEqual([]);
+      expect(report.findings.filter((f) => f.source === 'llm').map((f) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
+      expect(provider.requests).toHaveLength(3);
+
+      // --no-llm keeps it rules-only even with a configured model.
+      const rules = path.join(dir, 'rules');
+      await reviewCommand.run([sample, '--out', rules, '--no-llm']);
+      expect(readReport(rules).options.llm).toBe(false);
+      expect(provider.requests).toHaveLength(3);
+    } finally {
+      await provider.close();
+    }
+  });
+});

@@ -17,6 +17,9 @@ import {
   type ReviewPlan,
   type ReviewRunResult,
 } from '../../features/review/index';
+import { createLlmGateway } from '../../platform/llm/index';
+import type { Logger } from '../../platform/log/types';
+import type { SettingsService } from '../../platform/settings/settingsService';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 import packageJson from '../../../package.json';
 
@@ -33,6 +36,8 @@ export interface ReviewCliOptions {
   resume: string | null;
   concurrency: number;
   lang: ReviewLocale;
+  /** Rules only even when a reviewer model is configured. */
+  noLlm: boolean;
 }
 
 export const REVIEW_USAGE =
@@ -42,7 +47,7 @@ const bad = (message: string): AppError => new AppError('REVIEW_BAD_ARGUMENTS', 
 
 /** Parses the arguments after `review`. Errors: REVIEW_BAD_ARGUMENTS (with the usage line). */
 export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
-  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, lang: 'zh-CN' };
+  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, lang: 'zh-CN', noLlm: false };
   const value = (i: number, flag: string): string => {
     const v = args[i];
     if (v === undefined || v.startsWith('--')) throw bad(`${flag} needs a value`);
@@ -66,7 +71,7 @@ export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
       const lang = value(++i, arg);
       if (lang !== 'zh-CN' && lang !== 'en') throw bad('--lang is zh-CN or en');
       options.lang = lang;
-    } else if (arg === '--no-llm') continue; // rules-only is what this build runs; the flag stays valid for scripts
+    } else if (arg === '--no-llm') options.noLlm = true;
     else if (arg === '--plan-only') options.planOnly = true;
     else if (arg === '--list-tools') options.listTools = true;
     else if (arg === '--json') options.json = true;
@@ -150,6 +155,30 @@ async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingS
 
 const print = (text: string): boolean => process.stdout.write(`${text}\n`);
 
+/** Per-frame budgets of the LLM sub-loop (tool calls before it must submit; correction rounds). */
+const LLM_TOOL_CALLS_PER_FRAME = 8;
+const LLM_REASKS = 2;
+
+/**
+ * The reviewer model from settings/env, or undefined (rules only) when the user said --no-llm or
+ * no reviewer model is configured — a new user without a key still gets a real review.
+ */
+function reviewerModel(settings: SettingsService, noLlm: boolean, log: Logger) {
+  if (noLlm) return undefined;
+  let provider;
+  try {
+    provider = settings.resolveProvider({ role: 'reviewer' });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'LLM_NOT_CONFIGURED') {
+      process.stderr.write(`review: rules only (${error.message})\n`);
+      return undefined;
+    }
+    throw error;
+  }
+  const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
+  return { gateway, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
+}
+
 function printPlan(plan: ReviewPlan, json: boolean): void {
   if (json) {
     print(JSON.stringify(plan, null, 2));
@@ -178,8 +207,9 @@ function printResult(result: ReviewRunResult, outDir: string, json: boolean): vo
 }
 
 /**
- * `cadsight review`: rules review of a DXF file (embedded backend, in-process) or a live AutoCAD
- * plugin. Exit 0 = no blocking findings, 1 = blocking findings, 2 = error or cancelled run.
+ * `cadsight review`: checklist review of a DXF file (embedded backend, in-process) or a live
+ * AutoCAD plugin; rule items always, LLM items when a reviewer model is configured (not --no-llm).
+ * Exit 0 = no blocking findings, 1 = blocking findings, 2 = error or cancelled run.
  * Shaped as registry.ts's CliCommand (not imported: registry.ts imports this module).
  */
 export const reviewCommand = {
@@ -212,10 +242,12 @@ export const reviewCommand = {
           generatorVersion: packageJson.version,
           onProgress: (e: { phase: string; done: number; total: number; message?: string }) => process.stderr.write(`[${e.phase} ${e.done}/${e.total}]${e.message ? ` ${e.message}` : ''}\n`),
         };
+        const llm = reviewerModel(runtime.settings, options.noLlm, runtime.log);
         const session = { source, output: createFolderOutput(outDir), concurrency: options.concurrency, signal: controller.signal };
+        const withLlm = llm ? { ...deps, llm } : deps;
         const result = options.resume
-          ? await resumeReview(deps, session, options.resume)
-          : await startReview(deps, session, checklist, { llm: false, locale: options.lang, frames: options.frames });
+          ? await resumeReview(withLlm, session, options.resume)
+          : await startReview(withLlm, session, checklist, { llm: llm !== undefined, locale: options.lang, frames: options.frames });
         printResult(result, outDir, options.json);
         if (result.status !== 'completed') return 2;
         return result.report?.summary.hasBlocking ? 1 : 0;
