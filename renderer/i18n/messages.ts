@@ -1,4 +1,5 @@
 import { shellEn, shellZh } from './catalog/shell';
+import { visionEn, visionZh } from './catalog/vision';
 
 /**
  * The message catalog, composed of one file per area under ./catalog. `en` defines the keys;
@@ -8,12 +9,14 @@ import { shellEn, shellZh } from './catalog/shell';
  */
 export const en = {
   ...shellEn,
+  ...visionEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
 
 export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
+  ...visionZh,
 };
 
 export type Locale = 'zh-CN' | 'en';

@@ -3,9 +3,10 @@ import type { AppBridge } from '../../shared/ipc/channels';
 import type { Locale } from '../i18n/messages';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
+import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice;
+export type AppState = ShellSlice & SettingsSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -16,6 +17,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
     return {
       ...createShellSlice(context, initialLocale),
       ...createSettingsSlice(context),
+      ...createVisionSlice(context),
     };
   });
 }

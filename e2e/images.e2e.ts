@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedProvider, type ScriptedProvider } from '../electron/testSupport/scriptedProvider/index';
+import { countImageParts } from '../electron/testSupport/visionFixtures/harness';
+import { lineArtPng, solidPng } from '../electron/testSupport/visionFixtures/images';
+import { launchChromium, screenshotPath } from './support/browser';
+import { startHost, type RunningHost } from './support/host';
+
+const KEY = `sk-images-e2e-${Date.now().toString(36)}`;
+const REPLIES = [
+  'The drawing shows a grid of lines, circles and a title block in the lower right.\nSUMMARY: A CAD line drawing with a title block',
+  'Both images are technical sheets; the second one is a solid blue panel.',
+  'The selected region contains several crossing lines and part of a circle.',
+];
+
+let browser: Browser;
+let workDir: string;
+const hosts: RunningHost[] = [];
+const providers: ScriptedProvider[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  workDir = mkdtempSync(path.join(tmpdir(), 'cadsight-images-e2e-'));
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()));
+  await Promise.all(providers.splice(0).map((p) => p.close()));
+});
+afterAll(async () => {
+  await browser?.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+async function openApp(env: Record<string, string> = {}): Promise<Page> {
+  const host = await startHost({ env });
+  hosts.push(host);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(host.url);
+  return page;
+}
+
+/** Adds a provider through the Settings form and makes it the vision default. */
+async function addVisionProvider(page: Page, provider: { preset: string; id?: string; baseUrl?: string; models?: string; option: string }): Promise<void> {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('provider-add').click();
+  await page.getByTestId('provider-preset').selectOption(provider.preset);
+  if (provider.id) await page.getByTestId('provider-id').fill(provider.id);
+  if (provider.baseUrl) await page.getByTestId('provider-base-url').fill(provider.baseUrl);
+  if (provider.models) await page.getByTestId('provider-models').fill(provider.models);
+  await page.getByTestId('provider-save').click();
+  await page.getByTestId('provider-form').waitFor({ state: 'detached' });
+  await page.getByTestId('role-vision').selectOption({ label: provider.option });
+  await expect.poll(() => page.getByTestId('role-vision').inputValue()).not.toBe('');
+}
+
+async function ask(page: Page, prompt: string, turns: number): Promise<void> {
+  await page.getByTestId('vision-prompt').fill(prompt);
+  await page.getByTestId('vision-send').click();
+  await expect.poll(() => page.getByTestId('vision-reply').count(), { timeout: 30_000 }).toBe(turns);
+}
+
+describe('Images view journey', () => {
+  it('uploads and drops images, asks, follows up, zooms into a dragged region, and shows answers with latency and usage', async () => {
+    const provider = await startScriptedProvider({ apiKey: KEY, script: REPLIES.map((text) => ({ text })) });
+    providers.push(provider);
+    const page = await openApp({ CADSIGHT_KEY_SCRIPTED: KEY });
+    await addVisionProvider(page, { preset: 'custom', id: 'scripted', baseUrl: provider.apiBaseUrl, models: 'scripted-vision', option: 'Custom (OpenAI-compatible) · scripted-vision' });
+
+    await page.getByTestId('nav-images').click();
+    const drawing = path.join(workDir, 'flange-sheet.png');
+    writeFileSync(drawing, await lineArtPng(1600, 1200));
+    await page.getByTestId('vision-file-input').setInputFiles(drawing);
+    await expect.poll(() => page.getByTestId('vision-pending').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('images-pending') });
+
+    await ask(page, 'What does this drawing show?', 1);
+    expect(await page.getByTestId('vision-reply').first().textContent()).toContain('grid of lines');
+    expect(await page.getByTestId('vision-turn-usage').first().textContent()).toMatch(/^\d+ ms · \d+ → \d+ tokens · \d+ KB sent$/);
+    expect(countImageParts(provider.requests[0]!.body)).toBe(1);
+    await expect.poll(() => page.locator('[data-testid^="vision-session-vs_"]').count()).toBe(1);
+    expect(await page.locator('[data-testid^="vision-session-vs_"]').textContent()).toContain('A CAD line drawing with a title block');
+
+    // A second image arrives by a real drop event carrying a File, as from the desktop.
+    const blue = Buffer.from(await solidPng(320, 200, [20, 60, 200])).toString('base64');
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'blue-panel.png', { type: 'image/png' }));
+      return transfer;
+    }, blue);
+    await page.dispatchEvent('[data-testid="vision-dropzone"]', 'drop', { dataTransfer });
+    await expect.poll(() => page.getByTestId('vision-pending').count()).toBe(1);
+
+    await ask(page, 'Compare it with this second image.', 2);
+    // The follow-up re-sends the first image next to the new one: the model sees both.
+    expect(countImageParts(provider.requests[1]!.body)).toBe(2);
+    expect(JSON.stringify(provider.requests[1]!.body)).toContain('What does this drawing show?');
+
+    await page.getByTestId('vision-zoom-open-0').click();
+    const stage = page.getByTestId('vision-zoom-stage');
+    await stage.locator('img').waitFor();
+    const box = (await stage.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.3);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.7, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId('vision-zoom-box').waitFor();
+    expect(await page.getByTestId('vision-zoom-region').textContent()).toMatch(/x 2\d(\.\d)?%, y 3\d(\.\d)?%, 4\d(\.\d)?% × 4\d(\.\d)?%/);
+    await page.getByTestId('vision-zoom-prompt').fill('What is in this region?');
+    await page.screenshot({ path: screenshotPath('images-zoom-select') });
+    await page.getByTestId('vision-zoom-send').click();
+    await expect.poll(() => page.getByTestId('vision-reply').count(), { timeout: 30_000 }).toBe(3);
+    // The crop travels with the session images it belongs to.
+    expect(countImageParts(provider.requests[2]!.body)).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId('vision-reply').nth(2).textContent()).toContain('crossing lines');
+    expect(await page.getByTestId('vision-session-usage').textContent()).toMatch(/Session total: 3 calls/);
+    expect(await page.getByTestId('vision-last-turn').textContent()).toContain('scripted · scripted-vision');
+    await page.getByTestId('vision-zoom').getByRole('button', { name: 'Close' }).click();
+    await page.screenshot({ path: screenshotPath('images-conversation'), fullPage: true });
+    expect(provider.requests.every((r) => r.authMatched)).toBe(true);
+    await page.close();
+  });
+
+  it('shows the missing-model state and a typed no-key error, each with a link to Settings', async () => {
+    const page = await openApp({ DASHSCOPE_API_KEY: '', CADSIGHT_KEY_QWEN: '' });
+    await page.getByTestId('nav-images').click();
+    await page.getByTestId('vision-not-configured').waitFor();
+    await page.screenshot({ path: screenshotPath('images-not-configured') });
+    await page.getByTestId('vision-open-settings').click();
+    await page.getByTestId('settings-view').waitFor();
+
+    // A hosted provider without its key: the turn is refused before anything is sent.
+    await addVisionProvider(page, { preset: 'qwen', option: 'Qwen (DashScope) · qwen-vl-max' });
+    await page.getByTestId('nav-images').click();
+    const image = path.join(workDir, 'red.png');
+    writeFileSync(image, await solidPng(64, 64));
+    await page.getByTestId('vision-file-input').setInputFiles(image);
+    await page.getByTestId('vision-prompt').fill('What colour is this?');
+    await page.getByTestId('vision-send').click();
+    const error = page.getByTestId('vision-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-code')).toBe('LLM_NOT_CONFIGURED');
+    expect(await error.textContent()).toContain('Error code: LLM_NOT_CONFIGURED');
+    await page.screenshot({ path: screenshotPath('images-no-key') });
+    await error.getByTestId('vision-open-settings').click();
+    await page.getByTestId('settings-view').waitFor();
+    await page.close();
+  });
+});

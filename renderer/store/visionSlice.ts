@@ -1,0 +1,163 @@
+import type { z } from 'zod';
+import type { AppErrorData, Result } from '../../shared/errors';
+import type {
+  visionRegionSchema,
+  visionSessionListingSchema,
+  visionSessionSchema,
+  visionTurnResultSchema,
+  visionUploadSchema,
+} from '../../shared/ipc/contracts/vision';
+import type { ShellSlice } from './shellSlice';
+import type { SliceContext } from './types';
+
+export type VisionSessionListing = z.output<typeof visionSessionListingSchema>;
+export type VisionSession = z.output<typeof visionSessionSchema>;
+export type VisionTurnResult = z.output<typeof visionTurnResultSchema>;
+export type VisionRegion = z.output<typeof visionRegionSchema>;
+
+/** An image waiting to be sent with the next question. */
+export interface PendingUpload extends z.output<typeof visionUploadSchema> {
+  id: number;
+  size: number;
+}
+
+/** The model the next turn uses; null = the vision default chosen in Settings. */
+export type VisionModelChoice = { providerId: string; model: string } | null;
+
+/** A turn in flight, with the latest progress the host reported for it. */
+export interface VisionBusy {
+  requestId: string;
+  phase: 'send' | 'prepare' | 'ask';
+  done: number;
+  total: number;
+}
+
+/** The Images view: sessions, the open conversation, images waiting to be sent, the running turn. */
+export interface VisionSlice {
+  visionSessions: VisionSessionListing[];
+  visionSession: VisionSession | null;
+  /** Data URLs of session images, keyed `${sessionId}/${index}` (fetched once each). */
+  visionImages: Record<string, string>;
+  visionPending: PendingUpload[];
+  visionChoice: VisionModelChoice;
+  visionBusy: VisionBusy | null;
+  /** The error of the last action, shown inline in the view (codes decide the hint, e.g. a Settings link). */
+  visionError: AppErrorData | null;
+  /** Result of the last turn: its latency and usage are shown under the conversation. */
+  visionLastTurn: VisionTurnResult | null;
+  loadVisionSessions(): Promise<void>;
+  /** Opens a session (null = start a new one). */
+  openVisionSession(sessionId: string | null): Promise<void>;
+  loadVisionImage(sessionId: string, imageIndex: number): Promise<void>;
+  addVisionUploads(uploads: Omit<PendingUpload, 'id'>[]): void;
+  removeVisionUpload(id: number): void;
+  setVisionChoice(choice: VisionModelChoice): void;
+  /** Asks the open session (or a new one) with the pending images. Returns true on success. */
+  askVision(prompt: string): Promise<boolean>;
+  /** Asks about a region (fractions) of an image of the open session. Returns true on success. */
+  zoomVision(imageIndex: number, region: VisionRegion, prompt: string): Promise<boolean>;
+  showVisionError(error: AppErrorData | null): void;
+}
+
+export const visionImageKey = (sessionId: string, imageIndex: number): string => `${sessionId}/${imageIndex}`;
+
+export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get, bridge }: SliceContext<S>): VisionSlice {
+  let nextUploadId = 1;
+  let nextRequest = 1;
+  const patch = (partial: Partial<VisionSlice>) => set(partial as Partial<S>);
+
+  bridge.on('progress', (event) => {
+    const busy = get().visionBusy;
+    if (!busy || event.taskId !== `vision:${busy.requestId}`) return;
+    if (event.phase !== 'prepare' && event.phase !== 'ask') return;
+    patch({ visionBusy: { ...busy, phase: event.phase, done: event.done, total: event.total } });
+  });
+  // Turns committed elsewhere (another window) or by this view: keep the list and conversation current.
+  bridge.on('visionSessionChanged', ({ sessionId }) => {
+    void get().loadVisionSessions();
+    if (get().visionSession?.id === sessionId && !get().visionBusy) void reloadSession(sessionId);
+  });
+
+  async function reloadSession(sessionId: string): Promise<boolean> {
+    const result = await bridge.visionGetSession({ sessionId });
+    if (!result.ok) {
+      patch({ visionError: result.error });
+      return false;
+    }
+    patch({ visionSession: result.value });
+    return true;
+  }
+
+  /** Runs one turn: progress tracking, inline error, then the refreshed conversation and list. */
+  async function turn(send: (requestId: string) => Promise<Result<VisionTurnResult>>): Promise<boolean> {
+    if (get().visionBusy) return false;
+    const requestId = `r${Date.now().toString(36)}${nextRequest++}`;
+    patch({ visionBusy: { requestId, phase: 'send', done: 0, total: 0 }, visionError: null });
+    const result = await send(requestId);
+    patch({ visionBusy: null });
+    if (!result.ok) {
+      patch({ visionError: result.error });
+      return false;
+    }
+    patch({ visionLastTurn: result.value, visionPending: [] });
+    await reloadSession(result.value.sessionId);
+    await get().loadVisionSessions();
+    return true;
+  }
+
+  const choiceInput = () => {
+    const choice = get().visionChoice;
+    return choice ? { providerId: choice.providerId, model: choice.model } : {};
+  };
+
+  return {
+    visionSessions: [],
+    visionSession: null,
+    visionImages: {},
+    visionPending: [],
+    visionChoice: null,
+    visionBusy: null,
+    visionError: null,
+    visionLastTurn: null,
+    async loadVisionSessions() {
+      const sessions = get().unwrap(await bridge.visionListSessions({}));
+      if (sessions) patch({ visionSessions: sessions });
+    },
+    async openVisionSession(sessionId) {
+      patch({ visionError: null, visionLastTurn: null });
+      if (sessionId === null) {
+        patch({ visionSession: null });
+        return;
+      }
+      await reloadSession(sessionId);
+    },
+    async loadVisionImage(sessionId, imageIndex) {
+      const key = visionImageKey(sessionId, imageIndex);
+      if (get().visionImages[key]) return;
+      const result = await bridge.visionGetImage({ sessionId, imageIndex });
+      if (!result.ok) {
+        patch({ visionError: result.error });
+        return;
+      }
+      const url = `data:${result.value.mimeType};base64,${result.value.dataBase64}`;
+      set((state) => ({ visionImages: { ...state.visionImages, [key]: url } }) as Partial<S>);
+    },
+    addVisionUploads(uploads) {
+      const added = uploads.map((upload) => ({ ...upload, id: nextUploadId++ }));
+      set((state) => ({ visionPending: [...state.visionPending, ...added], visionError: null }) as Partial<S>);
+    },
+    removeVisionUpload: (id) => set((state) => ({ visionPending: state.visionPending.filter((p) => p.id !== id) }) as Partial<S>),
+    setVisionChoice: (choice) => patch({ visionChoice: choice }),
+    askVision(prompt) {
+      const session = get().visionSession;
+      const images = get().visionPending.map(({ name, mimeType, dataBase64 }) => ({ name, dataBase64, ...(mimeType ? { mimeType } : {}) }));
+      return turn((requestId) => bridge.visionAnalyze({ prompt, images, requestId, ...(session ? { sessionId: session.id } : {}), ...choiceInput() }));
+    },
+    zoomVision(imageIndex, region, prompt) {
+      const session = get().visionSession;
+      if (!session) return Promise.resolve(false);
+      return turn((requestId) => bridge.visionZoom({ sessionId: session.id, imageIndex, region, prompt, requestId, ...choiceInput() }));
+    },
+    showVisionError: (error) => patch({ visionError: error }),
+  };
+}

@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'react';
+import { useApp, useT } from '../../store/StoreContext';
+import { SessionImage } from './SessionImage';
+import { usageLine } from './usageText';
+
+/**
+ * The open session: its images (click one to zoom into a region) and every turn with the
+ * images it added, the answer, and that turn's latency and token usage.
+ */
+export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void }) {
+  const t = useT();
+  const session = useApp((s) => s.visionSession);
+  const lastTurn = useApp((s) => s.visionLastTurn);
+  const end = useRef<HTMLDivElement>(null);
+  const turnCount = session?.turns.length ?? 0;
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [turnCount]);
+  if (!session) return null;
+  const labelOf = (index: number) => session.images[index]?.label ?? `#${index}`;
+
+  return (
+    <div className="vision-conversation" data-testid="vision-conversation">
+      <div className="vision-session-info">
+        <span>{t('vision.session.model', { provider: session.providerId, model: session.model })}</span>
+        <span data-testid="vision-session-usage">
+          {t('vision.session.usage', {
+            calls: session.usage.calls,
+            prompt: session.usage.promptTokens,
+            completion: session.usage.completionTokens,
+            ms: Math.round(session.usage.latencyMs),
+          })}
+        </span>
+      </div>
+      <p className="hint">{t('vision.session.images')}</p>
+      <div className="vision-strip">
+        {session.images.map((image) => (
+          <button key={image.index} type="button" className="vision-strip-item" data-testid={`vision-zoom-open-${image.index}`} onClick={() => onZoom(image.index)}>
+            <SessionImage sessionId={session.id} index={image.index} label={image.label} />
+            <span className="vision-strip-label">
+              #{image.index} {image.label}
+            </span>
+          </button>
+        ))}
+      </div>
+      <ol className="vision-turns">
+        {session.turns.map((turn) => (
+          <li key={turn.seq} className="vision-turn" data-testid={`vision-turn-${turn.seq}`}>
+            <div className="vision-bubble user">
+              <div className="vision-who">{turn.kind === 'zoom' ? `${t('vision.you')} · ${t('vision.turn.zoom')}` : t('vision.you')}</div>
+              {turn.imageIndexes.length > 0 && (
+                <div className="vision-turn-images">
+                  {turn.imageIndexes.map((index) => (
+                    <SessionImage key={index} sessionId={session.id} index={index} label={labelOf(index)} />
+                  ))}
+                </div>
+              )}
+              <div className="vision-text">{turn.prompt}</div>
+            </div>
+            <div className="vision-bubble assistant">
+              <div className="vision-who">{t('vision.assistant')}</div>
+              <div className="vision-text" data-testid="vision-reply">
+                {turn.reply}
+              </div>
+              <div className="vision-usage" data-testid="vision-turn-usage">
+                {usageLine(t, turn.usage)}
+              </div>
+            </div>
+          </li>
+        ))}
+      </ol>
+      {lastTurn && lastTurn.sessionId === session.id && (
+        <p className="hint" data-testid="vision-last-turn">
+          {t('vision.lastTurn', { provider: lastTurn.providerId, model: lastTurn.model, ms: Math.round(lastTurn.usage.latencyMs) })}
+          {lastTurn.budgetNote && <span className="warning"> {t('vision.budget', { note: lastTurn.budgetNote })}</span>}
+        </p>
+      )}
+      <div ref={end} />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Result } from '../../../shared/errors';
+import type { AppBridge } from '../../../shared/ipc/channels';
+import { App } from '../../App';
+import { createAppStore } from '../../store/appStore';
+import { StoreProvider } from '../../store/StoreContext';
+
+const usage = { calls: 1, promptTokens: 812, completionTokens: 40, contextBytes: 20_480, latencyMs: 1234.4 };
+const baseSettings = {
+  locale: 'en' as const,
+  providers: [] as unknown[],
+  roles: { vision: null as null | { providerId: string; model: string }, author: null, reviewer: null },
+  cad: { host: '127.0.0.1', port: 8080 },
+  allowedRoots: [],
+  secretStorage: { available: false, backend: 'env' },
+  envOverrides: [],
+};
+const provider = { id: 'qwen', label: 'Qwen', preset: 'qwen', protocol: 'chat-completions', baseUrl: 'https://example.invalid/v1', models: ['qwen-vl-max'], forceStreaming: false, keyConfigured: true, keySource: 'env' };
+
+interface FakeHost {
+  bridge: AppBridge;
+  calls: { channel: string; input: any }[];
+}
+
+/** A bridge over an in-memory "host": the view only ever sees AppBridge results. */
+function fakeHost(options: { settings?: typeof baseSettings; analyze?: (input: any) => Result<unknown> } = {}): FakeHost {
+  const calls: FakeHost['calls'] = [];
+  const session = {
+    id: 'vs_1',
+    summary: 'A flange drawing',
+    createdAt: 1,
+    lastAccessAt: 2,
+    providerId: 'qwen',
+    model: 'qwen-vl-max',
+    images: [{ index: 0, origin: 'source', label: 'flange.png', width: 800, height: 600 }],
+    turns: [{ seq: 0, kind: 'analyze', prompt: 'What is this?', imageIndexes: [0], reply: 'A flange with four holes.', createdAt: 2, usage }],
+    usage,
+  };
+  const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
+  const handlers: Record<string, (input: any) => Result<unknown>> = {
+    getAppInfo: () => ok({ version: '1', transport: 'browser', dataDir: '/d', systemLocale: 'en', startupNotices: [] }),
+    getSettings: () => ok(options.settings ?? baseSettings),
+    visionListSessions: () => ok(calls.some((c) => c.channel === 'visionAnalyze') ? [{ id: 'vs_1', summary: session.summary, sources: ['flange.png'], createdAt: 1, lastAccessAt: 2, iterations: 1, imageCount: 1, usage }] : []),
+    visionGetSession: () => ok(session),
+    visionGetImage: () => ok({ mimeType: 'image/png', dataBase64: 'iVBORw0KGgo=', width: 8, height: 6 }),
+    visionAnalyze: options.analyze ?? (() => ok({ sessionId: 'vs_1', summary: session.summary, description: 'A flange with four holes.', usage, sessionUsage: usage, imageIndexes: [0], providerId: 'qwen', model: 'qwen-vl-max' })),
+  };
+  const bridge = new Proxy({ on: () => () => {} } as Record<string, unknown>, {
+    get(target, channel: string) {
+      if (channel in target) return target[channel];
+      return async (input: unknown) => {
+        calls.push({ channel, input });
+        const handler = handlers[channel];
+        if (!handler) throw new Error(`unexpected channel ${channel}`);
+        return handler(input);
+      };
+    },
+  }) as unknown as AppBridge;
+  return { bridge, calls };
+}
+
+async function renderImages(host: FakeHost) {
+  const store = createAppStore(host.bridge, 'en');
+  await act(async () => {
+    render(
+      <StoreProvider store={store}>
+        <App />
+      </StoreProvider>,
+    );
+  });
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('nav-images'));
+  });
+  return store;
+}
+
+afterEach(cleanup);
+
+describe('Images view', () => {
+  it('sends a picked image with the question and shows the answer with its latency and token usage', async () => {
+    const host = fakeHost({ settings: { ...baseSettings, providers: [provider], roles: { ...baseSettings.roles, vision: { providerId: 'qwen', model: 'qwen-vl-max' } } } });
+    await renderImages(host);
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'flange.png', { type: 'image/png' });
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [file] } });
+    });
+    await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(1));
+    fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'What is this?' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-send'));
+    });
+    await waitFor(() => expect(screen.getByTestId('vision-reply').textContent).toBe('A flange with four holes.'));
+    const analyze = host.calls.find((c) => c.channel === 'visionAnalyze')!.input;
+    expect(analyze).toMatchObject({ prompt: 'What is this?', images: [{ name: 'flange.png', mimeType: 'image/png', dataBase64: 'iVBORw==' }] });
+    expect(analyze.sessionId).toBeUndefined();
+    expect(screen.getByTestId('vision-turn-usage').textContent).toBe('1234 ms · 812 → 40 tokens · 20 KB sent');
+    expect(screen.getByTestId('vision-session-vs_1')).toBeTruthy();
+    expect(screen.queryAllByTestId('vision-pending')).toHaveLength(0);
+  });
+
+  it('shows the missing-model state with a link that opens Settings', async () => {
+    await renderImages(fakeHost());
+    expect(screen.getByTestId('vision-not-configured').textContent).toContain('No vision model is configured yet');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-open-settings'));
+    });
+    expect(screen.getByTestId('view-settings')).toBeTruthy();
+  });
+
+  it('shows a typed LLM_NOT_CONFIGURED answer inline with its code and a Settings button', async () => {
+    const host = fakeHost({
+      settings: { ...baseSettings, providers: [provider] },
+      analyze: () => ({ ok: false, error: { code: 'LLM_NOT_CONFIGURED', message: 'No model is chosen for the vision role.', retryable: false } }),
+    });
+    await renderImages(host);
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([new Uint8Array([1, 2, 3])], 'x.png', { type: 'image/png' })] } });
+    });
+    await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(1));
+    fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'Hi' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-send'));
+    });
+    const error = await screen.findByTestId('vision-error');
+    expect(error.getAttribute('data-code')).toBe('LLM_NOT_CONFIGURED');
+    expect(error.textContent).toContain('Error code: LLM_NOT_CONFIGURED');
+    expect(screen.getAllByTestId('vision-pending')).toHaveLength(1);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-open-settings'));
+    });
+    expect(screen.getByTestId('view-settings')).toBeTruthy();
+  });
+});

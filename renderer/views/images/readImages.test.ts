@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { VISION_MAX_UPLOAD_BYTES, VISION_MAX_UPLOAD_IMAGES, VISION_MAX_UPLOAD_TOTAL_BYTES } from '../../../shared/ipc/contracts/vision';
+import { checkUploadLimits, readImageFiles } from './readImages';
+
+describe('reading dropped images', () => {
+  it('refuses an image over the byte limit by its size, before reading it', () => {
+    const error = checkUploadLimits([], [{ name: 'scan.png', size: VISION_MAX_UPLOAD_BYTES + 1 }]);
+    expect(error).toMatchObject({ code: 'VISION_IMAGE_TOO_LARGE', data: { messageKey: 'vision.upload.tooLarge', params: { name: 'scan.png' } } });
+    expect(checkUploadLimits([], [{ name: 'ok.png', size: VISION_MAX_UPLOAD_BYTES }])).toBeNull();
+  });
+
+  it('refuses more images than one question may carry, and a total over the message budget', () => {
+    const many = Array.from({ length: VISION_MAX_UPLOAD_IMAGES + 1 }, (_, i) => ({ name: `${i}.png`, size: 10 }));
+    expect(checkUploadLimits([], many)?.code).toBe('VISION_TOO_MANY_IMAGES');
+    const pending = [{ size: VISION_MAX_UPLOAD_TOTAL_BYTES - 10 }];
+    expect(checkUploadLimits(pending, [{ name: 'x.png', size: 11 }])).toMatchObject({ data: { messageKey: 'vision.upload.totalTooLarge' } });
+  });
+
+  it('reads files as base64 and names unnamed pasted images', async () => {
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const read = await readImageFiles([], [new File([bytes], 'a.png', { type: 'image/png' }), new File([bytes], '', { type: '' })]);
+    expect(read).toEqual({
+      uploads: [
+        { name: 'a.png', size: 7, mimeType: 'image/png', dataBase64: btoa(String.fromCharCode(...bytes)) },
+        { name: 'pasted-2.png', size: 7, dataBase64: btoa(String.fromCharCode(...bytes)) },
+      ],
+    });
+  });
+});
