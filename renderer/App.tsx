@@ -4,12 +4,13 @@ import { useApp } from './store/StoreContext';
 import type { ViewId } from './store/types';
 import { ComingSoon } from './views/placeholder/ComingSoon';
 import { SettingsView } from './views/settings/SettingsView';
+import { ReviewView } from './views/review/ReviewView';
 import { ImagesView } from './views/images/ImagesView';
 
 /** Each area's root view. A slice replaces its ComingSoon panel when it lands. */
 const views: Record<ViewId, () => ReactNode> = {
   images: () => <ImagesView />,
-  review: () => <ComingSoon area="nav.review" body="comingSoon.review" />,
+  review: () => <ReviewView />,
   generate: () => <ComingSoon area="nav.generate" body="comingSoon.generate" />,
   settings: () => <SettingsView />,
 };

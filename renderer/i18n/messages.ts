@@ -1,4 +1,5 @@
 import { shellEn, shellZh } from './catalog/shell';
+import { reviewEn, reviewZh } from './catalog/review';
 import { visionEn, visionZh } from './catalog/vision';
 
 /**
@@ -9,6 +10,7 @@ import { visionEn, visionZh } from './catalog/vision';
  */
 export const en = {
   ...shellEn,
+  ...reviewEn,
   ...visionEn,
 } as const;
 
@@ -16,6 +18,7 @@ export type MessageKey = keyof typeof en;
 
 export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
+  ...reviewZh,
   ...visionZh,
 };
 

@@ -2,11 +2,12 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppBridge } from '../../shared/ipc/channels';
 import type { Locale } from '../i18n/messages';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
+import { createReviewSlice, type ReviewSlice } from './reviewSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & ReviewSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -17,6 +18,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
     return {
       ...createShellSlice(context, initialLocale),
       ...createSettingsSlice(context),
+      ...createReviewSlice(context),
       ...createVisionSlice(context),
     };
   });

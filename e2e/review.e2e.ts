@@ -1,0 +1,106 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshotPath } from './support/browser';
+import { startHost, type RunningHost } from './support/host';
+
+let browser: Browser;
+const hosts: RunningHost[] = [];
+const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()));
+});
+
+async function openApp(): Promise<{ host: RunningHost; page: Page }> {
+  const host = await startHost();
+  hosts.push(host);
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await page.goto(host.url);
+  return { host, page };
+}
+
+describe('Review view journey (browser mode)', () => {
+  it('opens the sample, runs a rules-only review, approves two, rejects one and writes them to <name>.ai-review.dxf', async () => {
+    const { page } = await openApp();
+    // The Review view is the start screen and a new user gets the bundled sample.
+    await page.getByTestId('view-review').waitFor();
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind')).toBe('sample');
+    await expect.poll(() => page.locator('.frame-card img').count(), { timeout: 30_000 }).toBe(3);
+    await page.screenshot({ path: screenshotPath('review-drawing') });
+
+    await page.getByTestId('frame-card-E9').click();
+    await page.getByTestId('frame-enlarged').locator('img').waitFor();
+    await page.getByTestId('frame-enlarged').locator('.panzoom-frame').hover();
+    await page.mouse.wheel(0, -300);
+    await page.screenshot({ path: screenshotPath('review-frame-enlarged') });
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('review-start').click();
+    await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
+    await expect.poll(() => page.getByTestId('report-paths').textContent()).toContain('report.md');
+    const items = await page.locator('[data-testid^="finding-"][data-item]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-item')));
+    expect(items).toEqual(expect.arrayContaining(['LAY-001', 'DIM-001', 'TXT-001', 'TB-001', 'GEO-001', 'GEO-002']));
+
+    // Clicking a finding highlights its marker on the frame screenshot; a marker click selects its finding.
+    await page.getByTestId('finding-2').click();
+    await expect.poll(() => page.getByTestId('marker-2').getAttribute('data-selected')).toBe('true');
+    await page.screenshot({ path: screenshotPath('review-finding-selected') });
+    await page.getByTestId('marker-2').click();
+    await page.getByTestId('finding-1').click();
+    await expect.poll(() => page.getByTestId('marker-1').getAttribute('data-selected')).toBe('true');
+    await page.getByTestId('marker-1').click();
+    await expect.poll(() => page.getByTestId('finding-1').getAttribute('class')).toContain('selected');
+
+    await page.getByTestId('finding-1').getByTestId('finding-approve').click();
+    await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state')).toBe('approved');
+    await page.getByTestId('finding-2').getByTestId('finding-approve').click();
+    await expect.poll(() => page.getByTestId('finding-2').getAttribute('data-state')).toBe('approved');
+    await page.getByTestId('finding-3').getByTestId('finding-reject').click();
+    await expect.poll(() => page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
+
+    await page.getByTestId('write-open').click();
+    await page.getByTestId('write-dialog').waitFor();
+    expect(await page.getByTestId('write-item').count()).toBe(2);
+    expect(await page.getByTestId('write-dialog').textContent()).toContain('.ai-review.dxf');
+    await page.screenshot({ path: screenshotPath('review-write-confirm') });
+    await page.getByTestId('write-confirm').click();
+    await page.getByTestId('write-result').waitFor();
+    const saved = (await page.getByTestId('saved-path').textContent())!;
+    expect(saved).toMatch(/cadsight_sample_gb_a3_3frames\.ai-review\.dxf$/);
+    await page.screenshot({ path: screenshotPath('review-written') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state')).toBe('written');
+    expect(await page.getByTestId('finding-2').getAttribute('data-state')).toBe('written');
+    expect(await page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
+    expect(await page.getByTestId('saved-drawing').textContent()).toContain(saved);
+    await page.screenshot({ path: screenshotPath('review-written-status') });
+
+    if (hasEzdxf) {
+      const script =
+        'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype()=="LEADER"])}))';
+      expect(JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, saved], { encoding: 'utf8' }))).toEqual({ errors: 0, leaders: 2 });
+    } else {
+      console.warn('ezdxf check skipped: /usr/bin/python3 has no ezdxf (Debian python3-ezdxf)');
+    }
+    await page.close();
+  });
+
+  it('shows a clear typed error when a DWG file is opened, and keeps the drawing that was open', async () => {
+    const { page } = await openApp();
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind')).toBe('sample');
+    await page.getByTestId('dxf-input').setInputFiles({ name: 'plan.dwg', mimeType: 'application/octet-stream', buffer: Buffer.concat([Buffer.from('AC1032'), Buffer.alloc(512)]) });
+    const banner = page.getByTestId('error-banner');
+    await banner.waitFor();
+    expect(await banner.getAttribute('data-code')).toBe('CAD_DWG_UNSUPPORTED');
+    expect(await page.getByTestId('review-source-current').getAttribute('data-kind')).toBe('sample');
+    await page.screenshot({ path: screenshotPath('review-dwg-refused') });
+    await page.close();
+  });
+});

@@ -1,0 +1,256 @@
+import type { z } from 'zod';
+import type { AppErrorData } from '../../shared/errors';
+import type {
+  cadConnectionViewSchema,
+  drawingOverviewSchema,
+  findingViewSchema,
+  reviewChannels,
+  runDetailSchema,
+  runSummarySchema,
+  writePlanSchema,
+  writeResultSchema,
+} from '../../shared/ipc/contracts/review';
+import type { ShellSlice } from './shellSlice';
+import type { SliceContext } from './types';
+
+export type DrawingOverview = z.output<typeof drawingOverviewSchema>;
+export type CadConnectionView = z.output<typeof cadConnectionViewSchema>;
+export type RunSummary = z.output<typeof runSummarySchema>;
+export type RunDetail = z.output<typeof runDetailSchema>;
+export type FindingView = z.output<typeof findingViewSchema>;
+export type WritePlan = z.output<typeof writePlanSchema>;
+export type WriteResult = z.output<typeof writeResultSchema>;
+export type ReviewDecision = z.input<(typeof reviewChannels)['reviewDecide']['input']>['decision'];
+export type NewReviewInput = z.input<(typeof reviewChannels)['reviewStart']['input']>;
+
+export interface ReviewProgressView {
+  runId: string;
+  phase: string;
+  done: number;
+  total: number;
+  message?: string;
+}
+
+export interface FindingFilters {
+  severity: string;
+  status: string;
+  item: string;
+}
+
+/** An image as the view shows it: a data URL (CSP allows data: images) plus its pixel size. */
+export interface LoadedImage {
+  url: string;
+  widthPx: number;
+  heightPx: number;
+}
+
+/** The Review view: drawing source, runs, the selected run's frames/findings, and the write flow. */
+export interface ReviewSlice {
+  reviewReady: boolean;
+  drawing: DrawingOverview | null;
+  drawingBusy: boolean;
+  connection: CadConnectionView | null;
+  frameImages: Record<string, LoadedImage>;
+  runs: RunSummary[];
+  run: RunDetail | null;
+  progress: ReviewProgressView | null;
+  runImages: Record<string, LoadedImage>;
+  selectedFrameId: string | null;
+  selectedFindingId: string | null;
+  filters: FindingFilters;
+  /** The finding whose arrow tip the next click on the screenshot places. */
+  movingFindingId: string | null;
+  writePlan: WritePlan | null;
+  writeResult: WriteResult | null;
+  writing: boolean;
+  /** Subscribes to review events and loads the current drawing (the sample when none is open) and the runs. */
+  initReview(): Promise<void>;
+  openSample(): Promise<void>;
+  openDxfFile(file: File): Promise<void>;
+  connectCad(host: string, port: number): Promise<void>;
+  refreshDrawing(): Promise<void>;
+  loadFrameImage(frameId: string): Promise<void>;
+  startReview(input: NewReviewInput): Promise<void>;
+  cancelRun(runId: string): Promise<void>;
+  resumeRun(runId: string): Promise<void>;
+  loadRuns(): Promise<void>;
+  selectRun(runId: string | null): Promise<void>;
+  loadRunImage(file: string): Promise<void>;
+  selectFrame(frameId: string | null): void;
+  selectFinding(findingId: string | null): void;
+  setFilter(key: keyof FindingFilters, value: string): void;
+  setMoving(findingId: string | null): void;
+  decide(findingId: string, decision: ReviewDecision): Promise<void>;
+  previewWrite(): Promise<void>;
+  confirmWrite(): Promise<void>;
+  closeWrite(): void;
+}
+
+/** A File's bytes as standard base64 (FileReader does the encoding natively, also for large files). */
+function fileToBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsDataURL(file);
+  });
+}
+
+const readError = (file: File): AppErrorData => ({ code: 'REVIEW_UPLOAD_UNREADABLE', message: `Cannot read ${file.name} from disk.`, retryable: true });
+
+export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
+  let subscribed = false;
+  const put = (partial: Partial<ReviewSlice>): void => set(partial as Partial<S>);
+  const withDrawing = async (open: () => Promise<DrawingOverview | undefined>): Promise<void> => {
+    put({ drawingBusy: true });
+    try {
+      const drawing = await open();
+      if (drawing) put({ drawing, frameImages: {}, connection: drawing.connection });
+    } finally {
+      put({ drawingBusy: false });
+    }
+  };
+  const refreshRun = async (runId: string): Promise<void> => {
+    const run = get().unwrap(await bridge.reviewGetRun({ runId }));
+    if (run && (get().run?.run.id ?? runId) === runId) put({ run });
+  };
+
+  return {
+    reviewReady: false,
+    drawing: null,
+    drawingBusy: false,
+    connection: null,
+    frameImages: {},
+    runs: [],
+    run: null,
+    progress: null,
+    runImages: {},
+    selectedFrameId: null,
+    selectedFindingId: null,
+    filters: { severity: 'all', status: 'all', item: 'all' },
+    movingFindingId: null,
+    writePlan: null,
+    writeResult: null,
+    writing: false,
+
+    async initReview() {
+      if (!subscribed) {
+        subscribed = true;
+        bridge.on('progress', (event) => {
+          if (event.taskId === get().run?.run.id || event.taskId === get().progress?.runId) put({ progress: { ...event, runId: event.taskId } });
+          // Frames finishing change counts: keep the open run current while it works.
+          if (event.taskId === get().run?.run.id && event.phase === 'frames') void refreshRun(event.taskId);
+        });
+        bridge.on('reviewRunStatus', (event) => {
+          void get().loadRuns();
+          if (event.runId === get().run?.run.id) void refreshRun(event.runId);
+          if (event.status !== 'running' && get().progress?.runId === event.runId) put({ progress: null });
+          if (event.error) get().reportError(event.error);
+        });
+        bridge.on('cadConnection', (event) => put({ connection: event }));
+      }
+      const current = await bridge.reviewGetDrawing({});
+      if (current.ok && current.value) put({ drawing: current.value, connection: current.value.connection });
+      else if (current.ok) await get().openSample();
+      else get().reportError(current.error);
+      await get().loadRuns();
+      put({ reviewReady: true });
+    },
+    openSample: () => withDrawing(async () => get().unwrap(await bridge.reviewOpenSample({}))),
+    async openDxfFile(file) {
+      await withDrawing(async () => {
+        let dataBase64: string;
+        try {
+          dataBase64 = await fileToBase64(file);
+        } catch {
+          get().reportError(readError(file));
+          return undefined;
+        }
+        return get().unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }));
+      });
+    },
+    connectCad: (host, port) => withDrawing(async () => get().unwrap(await bridge.reviewConnectCad({ host, port }))),
+    refreshDrawing: () => withDrawing(async () => get().unwrap(await bridge.reviewRefreshDrawing({}))),
+    async loadFrameImage(frameId) {
+      if (get().frameImages[frameId]) return;
+      const image = get().unwrap(await bridge.reviewFrameImage({ frameId }));
+      if (image) put({ frameImages: { ...get().frameImages, [frameId]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
+    },
+    async startReview(input) {
+      const started = get().unwrap(await bridge.reviewStart(input));
+      if (!started) return;
+      put({ progress: { runId: started.runId, phase: 'frames', done: 0, total: get().drawing?.frames.length ?? 0 } });
+      await get().selectRun(started.runId);
+      await get().loadRuns();
+    },
+    async cancelRun(runId) {
+      get().unwrap(await bridge.reviewCancel({ runId }));
+    },
+    async resumeRun(runId) {
+      const resumed = get().unwrap(await bridge.reviewResume({ runId }));
+      if (!resumed) return;
+      put({ progress: { runId, phase: 'frames', done: 0, total: 0 } });
+      const drawing = await bridge.reviewGetDrawing({});
+      if (drawing.ok && drawing.value) put({ drawing: drawing.value, connection: drawing.value.connection });
+      await get().selectRun(runId);
+    },
+    async loadRuns() {
+      const list = get().unwrap(await bridge.reviewListRuns({}));
+      if (list) put({ runs: list.runs });
+    },
+    async selectRun(runId) {
+      put({ selectedFindingId: null, movingFindingId: null, writePlan: null, writeResult: null, filters: { severity: 'all', status: 'all', item: 'all' } });
+      if (runId === null) {
+        put({ run: null, selectedFrameId: null });
+        return;
+      }
+      const run = get().unwrap(await bridge.reviewGetRun({ runId }));
+      if (run) put({ run, runImages: get().run?.run.id === runId ? get().runImages : {}, selectedFrameId: run.frames[0]?.frame.id ?? null });
+    },
+    async loadRunImage(file) {
+      const run = get().run;
+      if (!run || get().runImages[file]) return;
+      const image = get().unwrap(await bridge.reviewRunImage({ runId: run.run.id, file }));
+      if (image) put({ runImages: { ...get().runImages, [file]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
+    },
+    selectFrame: (frameId) => put({ selectedFrameId: frameId, movingFindingId: null }),
+    selectFinding(findingId) {
+      const finding = get().run?.findings.find((f) => f.id === findingId);
+      put({ selectedFindingId: findingId, ...(finding?.frameId ? { selectedFrameId: finding.frameId } : {}) });
+    },
+    setFilter: (key, value) => put({ filters: { ...get().filters, [key]: value } }),
+    setMoving: (findingId) => put({ movingFindingId: findingId }),
+    async decide(findingId, decision) {
+      const run = get().run;
+      if (!run) return;
+      const updated = get().unwrap(await bridge.reviewDecide({ runId: run.run.id, findingId, decision }));
+      if (updated) {
+        const current = get().run;
+        if (current?.run.id === run.run.id) put({ run: { ...current, findings: current.findings.map((f) => (f.id === updated.id ? updated : f)) }, movingFindingId: null });
+      }
+    },
+    async previewWrite() {
+      const run = get().run;
+      if (!run) return;
+      const plan = get().unwrap(await bridge.reviewPreviewWrite({ runId: run.run.id }));
+      if (plan) put({ writePlan: plan, writeResult: null });
+    },
+    async confirmWrite() {
+      const run = get().run;
+      const plan = get().writePlan;
+      if (!run || !plan) return;
+      put({ writing: true });
+      try {
+        const result = get().unwrap(await bridge.reviewWriteApproved({ runId: run.run.id, payloadHashes: plan.items.map((i) => i.payloadHash) }));
+        if (result) {
+          put({ writeResult: result, writePlan: null });
+          for (const failure of result.failed) get().reportError(failure.error);
+        }
+        await refreshRun(run.run.id);
+      } finally {
+        put({ writing: false });
+      }
+    },
+    closeWrite: () => put({ writePlan: null, writeResult: null }),
+  };
+}

@@ -1,0 +1,88 @@
+import { useEffect } from 'react';
+import { useApp, useT } from '../../store/StoreContext';
+import type { FindingView, RunDetail } from '../../store/reviewSlice';
+import { boxToPercent, drawingToPercent, onPicture, pictureToDrawing, type Shot } from './markerGeometry';
+import { PanZoom } from './PanZoom';
+
+type FrameRun = RunDetail['frames'][number];
+
+/** Where a finding's marker goes: the arrow tip of its annotation (what will be written). */
+const markerPoint = (finding: FindingView) => finding.annotation.anchor;
+
+/**
+ * The selected frame's screenshot with the findings as numbered markers. A marker click selects
+ * its finding; the selected finding's location is highlighted; in "move" mode a click on the
+ * picture places that finding's arrow tip (converted through the screenshot transform).
+ */
+export function FrameDetail({ frame, findings, numbers }: { frame: FrameRun; findings: FindingView[]; numbers: Map<string, number> }) {
+  const t = useT();
+  const shot = frame.screenshot;
+  const image = useApp((s) => (shot ? s.runImages[shot.file] : undefined));
+  const loadRunImage = useApp((s) => s.loadRunImage);
+  const selected = useApp((s) => s.selectedFindingId);
+  const moving = useApp((s) => s.movingFindingId);
+  const selectFinding = useApp((s) => s.selectFinding);
+  const setMoving = useApp((s) => s.setMoving);
+  const decide = useApp((s) => s.decide);
+  useEffect(() => {
+    if (shot) void loadRunImage(shot.file);
+  }, [shot, loadRunImage]);
+
+  if (frame.status === 'failed') return <p className="form-error">{t('review.frame.failed', { message: frame.error?.message ?? '' })}</p>;
+  if (!shot) return <p className="hint">{frame.status === 'pending' ? t('review.frame.pending') : t('review.frame.noShot')}</p>;
+  if (!image) return <p className="hint">{t('review.drawing.rendering')}</p>;
+  const geometry: Shot = shot;
+  const selectedFinding = findings.find((f) => f.id === selected);
+  const highlight = selectedFinding?.location.kind === 'bbox' ? boxToPercent(selectedFinding.location.bbox, geometry) : null;
+
+  return (
+    <div className="frame-detail" data-testid="frame-detail">
+      {moving && (
+        <div className="moving-banner" data-testid="moving-banner">
+          {t('review.finding.moveHint', { n: numbers.get(moving) ?? '?' })}
+          <button type="button" className="btn-ghost" onClick={() => setMoving(null)}>
+            {t('review.finding.moveCancel')}
+          </button>
+        </div>
+      )}
+      <PanZoom
+        src={image.url}
+        widthPx={image.widthPx}
+        heightPx={image.heightPx}
+        alt={frame.frame.label}
+        className="panzoom-detail"
+        testId="frame-shot"
+        {...(moving ? { onPick: (pixel) => void decide(moving, { kind: 'edit', anchor: pictureToDrawing(pixel, geometry.transform) }) } : {})}
+      >
+        {highlight && (
+          <div
+            className="finding-box"
+            data-testid="finding-highlight"
+            style={{ left: `${highlight.left}%`, top: `${highlight.top}%`, width: `${Math.max(highlight.width, 0.8)}%`, height: `${Math.max(highlight.height, 0.8)}%` }}
+          />
+        )}
+        {findings.map((finding) => {
+          const at = drawingToPercent(markerPoint(finding), geometry);
+          if (!onPicture(at)) return null;
+          const isSelected = finding.id === selected;
+          return (
+            <button
+              key={finding.id}
+              type="button"
+              className={`marker sev-${finding.severity} state-${finding.annotation.state}${isSelected ? ' selected' : ''}`}
+              style={{ left: `${at.left}%`, top: `${at.top}%` }}
+              data-testid={`marker-${numbers.get(finding.id)}`}
+              data-selected={isSelected ? 'true' : 'false'}
+              title={finding.message}
+              onMouseDown={(e) => e.stopPropagation()}
+              onMouseUp={(e) => e.stopPropagation()}
+              onClick={() => selectFinding(finding.id)}
+            >
+              {numbers.get(finding.id)}
+            </button>
+          );
+        })}
+      </PanZoom>
+    </div>
+  );
+}

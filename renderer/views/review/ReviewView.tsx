@@ -1,0 +1,54 @@
+import { useEffect, useState, type DragEvent } from 'react';
+import { useApp, useT } from '../../store/StoreContext';
+import { DrawingPanel } from './DrawingPanel';
+import { NewReviewForm } from './NewReviewForm';
+import { RunList } from './RunList';
+import { RunView } from './RunView';
+import { SourcePanel } from './SourcePanel';
+import './review.css';
+
+/**
+ * CadSight's main screen: the drawing (sample, DXF, AutoCAD) and its frames, new review, runs,
+ * and the selected run's frames, markers, findings and write-back. A DXF dropped anywhere opens.
+ */
+export function ReviewView() {
+  const t = useT();
+  const ready = useApp((s) => s.reviewReady);
+  const run = useApp((s) => s.run);
+  const initReview = useApp((s) => s.initReview);
+  const openDxfFile = useApp((s) => s.openDxfFile);
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    void initReview();
+  }, [initReview]);
+
+  const onDrop = (event: DragEvent<HTMLElement>): void => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void openDxfFile(file);
+  };
+
+  return (
+    <section
+      className={`review${dragging ? ' dragging' : ''}`}
+      data-testid="review-view"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      <aside className="review-side">
+        <SourcePanel />
+        <NewReviewForm />
+        <RunList />
+      </aside>
+      <div className="review-main">{!ready ? <p className="hint">{t('review.loading')}</p> : run ? <RunView /> : <DrawingPanel />}</div>
+      {dragging && <div className="drop-overlay">{t('review.source.dropNow')}</div>}
+    </section>
+  );
+}
