@@ -4,6 +4,7 @@ import { useApp } from './store/StoreContext';
 import type { ViewId } from './store/types';
 import { ComingSoon } from './views/placeholder/ComingSoon';
 import { SettingsView } from './views/settings/SettingsView';
+import { GenerateView } from './views/generate/GenerateView';
 import { ReviewView } from './views/review/ReviewView';
 import { ImagesView } from './views/images/ImagesView';
 
@@ -11,7 +12,7 @@ import { ImagesView } from './views/images/ImagesView';
 const views: Record<ViewId, () => ReactNode> = {
   images: () => <ImagesView />,
   review: () => <ReviewView />,
-  generate: () => <ComingSoon area="nav.generate" body="comingSoon.generate" />,
+  generate: () => <GenerateView />,
   settings: () => <SettingsView />,
 };
 

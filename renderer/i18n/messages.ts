@@ -1,3 +1,4 @@
+import { cadgenEn, cadgenZh } from './catalog/cadgen';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
 import { visionEn, visionZh } from './catalog/vision';
@@ -10,6 +11,7 @@ import { visionEn, visionZh } from './catalog/vision';
  */
 export const en = {
   ...shellEn,
+  ...cadgenEn,
   ...reviewEn,
   ...visionEn,
 } as const;
@@ -18,6 +20,7 @@ export type MessageKey = keyof typeof en;
 
 export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
+  ...cadgenZh,
   ...reviewZh,
   ...visionZh,
 };

@@ -1,13 +1,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppBridge } from '../../shared/ipc/channels';
 import type { Locale } from '../i18n/messages';
+import { createCadgenSlice, type CadgenSlice } from './cadgenSlice';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createReviewSlice, type ReviewSlice } from './reviewSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & ReviewSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -18,6 +19,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
     return {
       ...createShellSlice(context, initialLocale),
       ...createSettingsSlice(context),
+      ...createCadgenSlice(context),
       ...createReviewSlice(context),
       ...createVisionSlice(context),
     };

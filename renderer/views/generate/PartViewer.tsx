@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from 'react';
+import { useApp, useT } from '../../store/StoreContext';
+import { createPartScene, type HoveredFace, type PartScene } from './partScene';
+
+type ViewerState = { status: 'loading' } | { status: 'ready' } | { status: 'no-webgl' } | { status: 'failed'; message: string };
+
+/** The built part in three.js: orbit, fit, and the hovered face's selector token and kind. */
+export function PartViewer({ glbId }: { glbId: string }) {
+  const t = useT();
+  const fetchArtifact = useApp((s) => s.fetchCadgenArtifact);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const sceneRef = useRef<PartScene | null>(null);
+  const [state, setState] = useState<ViewerState>({ status: 'loading' });
+  const [face, setFace] = useState<HoveredFace | null>(null);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    let scene: PartScene;
+    try {
+      scene = createPartScene(canvas, setFace);
+    } catch {
+      // WebGLRenderer throws when no context can be created (no GPU and no software fallback).
+      setState({ status: 'no-webgl' });
+      return;
+    }
+    sceneRef.current = scene;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) scene.resize(Math.round(entry.contentRect.width), Math.round(entry.contentRect.height));
+    });
+    observer.observe(canvas);
+    return () => {
+      observer.disconnect();
+      scene.dispose();
+      sceneRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    setState((s) => (s.status === 'no-webgl' ? s : { status: 'loading' }));
+    setFace(null);
+    void (async () => {
+      const bytes = await fetchArtifact(glbId, 'glb');
+      const scene = sceneRef.current;
+      if (cancelled || !bytes || !scene) return;
+      try {
+        await scene.load(bytes);
+        if (!cancelled) setState({ status: 'ready' });
+      } catch (error) {
+        if (!cancelled) setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [glbId, fetchArtifact]);
+
+  return (
+    <section className="card cdsl-viewer" aria-label={t('cadgen.viewer.title')}>
+      <div className="cdsl-card-head">
+        <h2>{t('cadgen.viewer.title')}</h2>
+        <button type="button" className="btn-ghost" data-testid="cdsl-fit" disabled={state.status !== 'ready'} onClick={() => sceneRef.current?.fit()}>
+          {t('cadgen.viewer.fit')}
+        </button>
+      </div>
+      <div className="cdsl-canvas-box">
+        <canvas ref={canvasRef} className="cdsl-canvas" data-testid="cdsl-canvas" data-state={state.status} />
+        {state.status === 'loading' && <div className="cdsl-canvas-note">{t('cadgen.viewer.loading')}</div>}
+        {state.status === 'no-webgl' && (
+          <div className="cdsl-canvas-note warning" data-testid="cdsl-no-webgl">
+            {t('cadgen.viewer.noWebgl')}
+          </div>
+        )}
+        {state.status === 'failed' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.loadFailed', { message: state.message })}</div>}
+      </div>
+      <p className="cdsl-face mono" data-testid="cdsl-face-readout" data-token={face?.token ?? ''}>
+        {face ? t('cadgen.viewer.face', { token: face.token, kind: face.kind }) : t('cadgen.viewer.hoverHint')}
+      </p>
+    </section>
+  );
+}

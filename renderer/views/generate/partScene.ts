@@ -1,0 +1,160 @@
+import {
+  AmbientLight,
+  Box3,
+  Color,
+  DirectionalLight,
+  EdgesGeometry,
+  HemisphereLight,
+  LineBasicMaterial,
+  LineSegments,
+  Mesh,
+  MeshStandardMaterial,
+  PerspectiveCamera,
+  Raycaster,
+  Scene,
+  Sphere,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+  type Material,
+  type Object3D,
+} from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+/** What the GLB stores per B-rep face node (see cadgen's glbEncoder): its token and kind. */
+export interface HoveredFace {
+  token: string;
+  kind: string;
+}
+
+/** A three.js view of one part: load GLB bytes, orbit, fit, hover-highlight faces. */
+export interface PartScene {
+  load(glb: Uint8Array): Promise<void>;
+  fit(): void;
+  resize(width: number, height: number): void;
+  dispose(): void;
+}
+
+// CAD documents are Z-up; looking from (+x, -y, +z) matches the isometric line drawing.
+const ISO_DIRECTION = new Vector3(1, -1, 0.8).normalize();
+const FACE_COLOR = 0xb8bdc7;
+const HOVER_COLOR = 0xf0a020;
+const EDGE_COLOR = 0x1d2330;
+
+function faceOf(object: Object3D | null): { mesh: Mesh; face: HoveredFace } | null {
+  for (let node = object; node; node = node.parent) {
+    const data = node.userData as { face_token?: unknown; kind?: unknown };
+    if (node instanceof Mesh && typeof data.face_token === 'string') return { mesh: node, face: { token: data.face_token, kind: typeof data.kind === 'string' ? data.kind : 'other' } };
+  }
+  return null;
+}
+
+/**
+ * Creates the renderer on `canvas`. Throws when WebGL is unavailable (the caller shows a
+ * message instead). Renders on demand only (camera moves, hover, resize), so an idle view costs nothing.
+ */
+export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: HoveredFace | null) => void): PartScene {
+  const renderer = new WebGLRenderer({ canvas, antialias: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+  const scene = new Scene();
+  scene.background = new Color(0xf7f8fa);
+  const camera = new PerspectiveCamera(35, 1, 0.0001, 100);
+  camera.up.set(0, 0, 1);
+  scene.add(new HemisphereLight(0xffffff, 0x8a8f99, 1.6), new AmbientLight(0xffffff, 0.35));
+  const headlight = new DirectionalLight(0xffffff, 1.4);
+  camera.add(headlight);
+  scene.add(camera);
+  const controls = new OrbitControls(camera, canvas);
+  const faceMaterial = new MeshStandardMaterial({ color: FACE_COLOR, metalness: 0.1, roughness: 0.6, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 });
+  const hoverMaterial = faceMaterial.clone();
+  hoverMaterial.color.set(HOVER_COLOR);
+  const edgeMaterial = new LineBasicMaterial({ color: EDGE_COLOR });
+  const raycaster = new Raycaster();
+  const pointer = new Vector2();
+  const disposables: { dispose(): void }[] = [faceMaterial, hoverMaterial, edgeMaterial];
+  let model: Object3D | null = null;
+  let hovered: Mesh | null = null;
+
+  const render = (): void => renderer.render(scene, camera);
+  controls.addEventListener('change', render);
+
+  const setHovered = (next: { mesh: Mesh; face: HoveredFace } | null): void => {
+    if (hovered === (next?.mesh ?? null)) return;
+    if (hovered) hovered.material = faceMaterial;
+    hovered = next?.mesh ?? null;
+    if (hovered) hovered.material = hoverMaterial;
+    onHover(next?.face ?? null);
+    render();
+  };
+
+  const onPointerMove = (event: PointerEvent): void => {
+    if (!model || event.buttons !== 0) return;
+    const rect = canvas.getBoundingClientRect();
+    pointer.set(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
+    raycaster.setFromCamera(pointer, camera);
+    const hit = raycaster.intersectObject(model, true).find((i) => i.object instanceof Mesh);
+    setHovered(hit ? faceOf(hit.object) : null);
+  };
+  const onPointerLeave = (): void => setHovered(null);
+  canvas.addEventListener('pointermove', onPointerMove);
+  canvas.addEventListener('pointerleave', onPointerLeave);
+
+  const clearModel = (): void => {
+    if (!model) return;
+    scene.remove(model);
+    model.traverse((node) => {
+      if (node instanceof Mesh || node instanceof LineSegments) node.geometry.dispose();
+    });
+    model = null;
+    hovered = null;
+  };
+
+  const fit = (): void => {
+    if (!model) return;
+    const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere());
+    const radius = Math.max(sphere.radius, 1e-6);
+    const distance = radius / Math.sin((camera.fov * Math.PI) / 360);
+    camera.position.copy(sphere.center).addScaledVector(ISO_DIRECTION, distance);
+    camera.near = distance / 100;
+    camera.far = distance * 10;
+    camera.updateProjectionMatrix();
+    controls.target.copy(sphere.center);
+    controls.update();
+    render();
+  };
+
+  return {
+    async load(glb) {
+      const gltf = await new GLTFLoader().parseAsync(glb.slice().buffer, '');
+      clearModel();
+      model = gltf.scene;
+      model.traverse((node) => {
+        if (!(node instanceof Mesh)) return;
+        // One shared material: the GLB's own is replaced so hover can swap a single object.
+        for (const material of [node.material].flat() as Material[]) material.dispose();
+        node.material = faceMaterial;
+        // Each mesh is one B-rep face, so its boundary edges are the part's model edges.
+        node.add(new LineSegments(new EdgesGeometry(node.geometry, 30), edgeMaterial));
+      });
+      scene.add(model);
+      fit();
+    },
+    fit,
+    resize(width, height) {
+      if (width <= 0 || height <= 0) return;
+      renderer.setSize(width, height, false);
+      camera.aspect = width / height;
+      camera.updateProjectionMatrix();
+      render();
+    },
+    dispose() {
+      canvas.removeEventListener('pointermove', onPointerMove);
+      canvas.removeEventListener('pointerleave', onPointerLeave);
+      controls.dispose();
+      clearModel();
+      for (const item of disposables) item.dispose();
+      renderer.dispose();
+    },
+  };
+}
