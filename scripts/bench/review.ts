@@ -1,0 +1,175 @@
+// npm run bench:review — review orchestration figures, each against a baseline measured in the same
+// run: (1) rules-only review of the shipped 3-frame sample end to end vs the backend's own tool time
+// for the same calls; (2) 4 frames at concurrency 1 vs 4 on a backend with AutoCAD-like latency;
+// (3) LLM orchestration overhead with a scripted model answering in 2 s, and context per frame.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { openDatabase } from '../../electron/platform/db/openDatabase';
+import { createLlmGateway } from '../../electron/platform/llm/index';
+import { createFolderOutput, createSqliteReviewStore, parseChecklist, reviewMigrations, startReview, type DrawingSource } from '../../electron/features/review/index';
+import { openDxfReviewEndpoints } from '../../electron/host/commands/review';
+import { createFakeBackend, threeFrameDrawing } from '../../electron/features/review/application/testkit/fakeDrawing';
+import { startScriptedProvider } from '../../electron/testSupport/scriptedProvider';
+import { MAX_EVIDENCE_CHARS } from '../../electron/features/review/application/llmPrompt';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sample = path.join(repoRoot, 'resources/samples/cadsight_sample_gb_a3_3frames.dxf');
+const checklist = parseChecklist(readFileSync(path.join(repoRoot, 'resources/checklist/review_checklist.json'), 'utf8'), 'default');
+const RUNS = Number(process.env.BENCH_REVIEW_RUNS ?? 3);
+const CAD_LATENCY_MS = Number(process.env.BENCH_CAD_LATENCY_MS ?? 250);
+const MODEL_LATENCY_MS = 2000;
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-review-'));
+let runCounter = 0;
+
+function deps(extra: Record<string, unknown> = {}) {
+  const db = openDatabase({ file: path.join(work, `db-${++runCounter}.db`), migrations: reviewMigrations }).db;
+  return { db, deps: { store: createSqliteReviewStore(db, () => new Date()), now: () => new Date(), newRunId: () => `bench-${runCounter}`, generatorVersion: 'bench', ...extra } };
+}
+
+/** Wraps a source to time every tool call (the backend's share of the wall time). */
+function timed(source: DrawingSource, sink: { ms: number }, latencyMs = 0): DrawingSource {
+  return {
+    ...source,
+    async callTool(name, args) {
+      const started = performance.now();
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      try {
+        return await source.callTool(name, args);
+      } finally {
+        sink.ms += performance.now() - started;
+      }
+    },
+  };
+}
+
+async function rulesOnlySample() {
+  const walls: number[] = [];
+  const toolShares: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const { source } = await openDxfReviewEndpoints(sample);
+    const opened = performance.now() - started;
+    const tools = { ms: 0 };
+    const { db, deps: d } = deps();
+    await startReview(d, { source: timed(source, tools), output: createFolderOutput(path.join(work, `out-${runCounter}`)), concurrency: 1 }, checklist, { llm: false, locale: 'zh-CN', frames: null });
+    db.close();
+    walls.push(performance.now() - started);
+    toolShares.push(opened + tools.ms);
+  }
+  const wall = median(walls);
+  const backend = median(toolShares);
+  return { wallMs: round(wall), backendMs: round(backend), orchestrationMs: round(wall - backend), orchestrationShare: round((wall - backend) / wall, 3), targetMs: 5000 };
+}
+
+function fourFrames() {
+  const drawing = threeFrameDrawing();
+  drawing.frames.push({ id: 'F4', bbox: { minX: 1350, minY: 0, maxX: 1770, maxY: 297 }, sheet: 'A3', titleBlock: { ...drawing.frames[0]!.titleBlock } });
+  return drawing;
+}
+
+async function concurrency() {
+  const walls: Record<number, number> = {};
+  const framePhases: Record<number, number> = {};
+  for (const lanes of [1, 4]) {
+    const samples: number[] = [];
+    const phases: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const backend = createFakeBackend(fourFrames());
+      backend.onCall = (name) => (name === 'get_screenshot' ? new Promise((resolve) => setTimeout(resolve, CAD_LATENCY_MS)) : undefined);
+      let phaseStart = 0;
+      let phaseEnd = 0;
+      const onProgress = (e: { phase: string; done: number; total: number }) => {
+        if (e.phase !== 'frames') return;
+        if (e.done === 0) phaseStart = performance.now();
+        if (e.done === e.total) phaseEnd = performance.now();
+      };
+      const { db, deps: d } = deps({ onProgress });
+      const started = performance.now();
+      await startReview(d, { source: backend.source, output: createFolderOutput(path.join(work, `out-${runCounter}`)), concurrency: lanes }, checklist, { llm: false, locale: 'en', frames: null });
+      samples.push(performance.now() - started);
+      phases.push(phaseEnd - phaseStart);
+      db.close();
+    }
+    walls[lanes] = median(samples);
+    framePhases[lanes] = median(phases);
+  }
+  return {
+    frames: 4,
+    screenshotLatencyMs: CAD_LATENCY_MS,
+    serialMs: round(walls[1]!),
+    parallel4Ms: round(walls[4]!),
+    speedup: round(walls[1]! / walls[4]!, 2),
+    framePhaseSerialMs: round(framePhases[1]!),
+    framePhaseParallel4Ms: round(framePhases[4]!),
+    framePhaseSpeedup: round(framePhases[1]! / framePhases[4]!, 2),
+    target: 3,
+  };
+}
+
+async function llmOverhead() {
+  const provider = await startScriptedProvider({
+    script: (request) => {
+      const frameId = /frameId \\"([^\\"]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '';
+      return { delayMs: MODEL_LATENCY_MS, toolCall: { name: 'submit_findings', arguments: { frameId, findings: [] } } };
+    },
+  });
+  try {
+    const gateway = createLlmGateway({ provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => undefined }, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 60_000 } });
+    const { source } = await openDxfReviewEndpoints(sample);
+    const tools = { ms: 0 };
+    const { db, deps: d } = deps({ llm: { gateway, maxToolCalls: 8, maxReasks: 2 } });
+    const started = performance.now();
+    const result = await startReview(d, { source: timed(source, tools), output: createFolderOutput(path.join(work, `out-${runCounter}`)), concurrency: 1 }, checklist, { llm: true, locale: 'zh-CN', frames: null });
+    const wall = performance.now() - started;
+    const usage = d.store.getRun(result.runId)!.usage;
+    db.close();
+    const requestBytes = provider.requests.map((r) => r.bodyBytes);
+    return {
+      frames: 3,
+      modelLatencyMs: MODEL_LATENCY_MS,
+      wallMs: round(wall),
+      modelMs: round(usage.llmLatencyMs),
+      backendMs: round(tools.ms),
+      overheadShare: round((wall - usage.llmLatencyMs - tools.ms) / wall, 4),
+      target: 0.05,
+      contextBytesPerFrame: round(usage.contextBytes / usage.llmCalls, 0),
+      maxRequestBytes: Math.max(...requestBytes),
+      estimatedTextTokensPerFrame: round(usage.contextBytes / usage.llmCalls / 4, 0),
+      evidenceBudgetChars: MAX_EVIDENCE_CHARS,
+    };
+  } finally {
+    await provider.close();
+  }
+}
+
+const result = {
+  machine: { cpus: os.cpus().length, node: process.version },
+  runs: RUNS,
+  rulesOnlySample: await rulesOnlySample(),
+  concurrency: await concurrency(),
+  llm: await llmOverhead(),
+};
+
+const r = result;
+const md = `# Review benchmark
+
+Machine: ${r.machine.cpus} CPUs, Node ${r.machine.node}; medians of ${r.runs} runs.
+
+| measure | value | baseline / target |
+|---|---|---|
+| rules-only review of the 3-frame sample (open + review + report) | ${r.rulesOnlySample.wallMs} ms | target ≤ ${r.rulesOnlySample.targetMs} ms |
+| orchestration share of that wall time | ${round(r.rulesOnlySample.orchestrationShare * 100)} % (${r.rulesOnlySample.orchestrationMs} ms) | backend open + tool calls ${r.rulesOnlySample.backendMs} ms |
+| 4 frames, screenshot latency ${r.concurrency.screenshotLatencyMs} ms: frame phase at concurrency 4 vs 1 | ${r.concurrency.framePhaseParallel4Ms} ms vs ${r.concurrency.framePhaseSerialMs} ms → **${r.concurrency.framePhaseSpeedup}×** | target ≥ ${r.concurrency.target}× |
+| same, whole run incl. planning, drawing-wide reads and report | ${r.concurrency.parallel4Ms} ms vs ${r.concurrency.serialMs} ms → ${r.concurrency.speedup}× | (fixed part does not parallelise) |
+| LLM orchestration overhead on the sample, model answering in ${r.llm.modelLatencyMs} ms, 3 frames | ${round(r.llm.overheadShare * 100, 2)} % of ${r.llm.wallMs} ms | model ${r.llm.modelMs} ms + backend ${r.llm.backendMs} ms excluded; target < ${r.llm.target * 100} % |
+| context per frame (request bytes incl. the 1280 px PNG screenshot) | ${r.llm.contextBytesPerFrame} B (max request ${r.llm.maxRequestBytes} B), ~${r.llm.estimatedTextTokensPerFrame} tokens if all were text | evidence text capped at ${r.llm.evidenceBudgetChars} chars/frame (~15k tokens) + ≤ 10 images of ≤ 1280 px |
+`;
+mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+writeFileSync(path.join(repoRoot, 'bench/results/review.json'), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(path.join(repoRoot, 'bench/results/review.md'), md);
+process.stdout.write(md);
