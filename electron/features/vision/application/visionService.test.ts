@@ -151,9 +151,11 @@ describe('vision sessions', () => {
     const busy = await harness.service.analyzeImages({ sources: [a], prompt: 'busy' });
     harness.clock.advance(30_000);
     expect(harness.service.sweepExpired()).toEqual({ deleted: [], skippedBusy: [] });
+    expect(harness.service.listSessions()).toHaveLength(2);
     const running = harness.service.analyzeImages({ sources: [], prompt: 'still working', sessionId: busy.sessionId });
     await new Promise((resolve) => setTimeout(resolve, 100));
     harness.clock.advance(31_000);
+    expect(harness.service.listSessions().map((s) => s.id)).toEqual([]);
     expect(harness.service.sweepExpired()).toEqual({ deleted: [idle.sessionId], skippedBusy: [busy.sessionId] });
     release();
     await expect(running).resolves.toMatchObject({ description: 'reply 2' });

@@ -184,7 +184,8 @@ export function createVisionService(deps: VisionDeps): VisionService {
         options,
       ),
 
-    listSessions: () => repository.list(),
+    // Same rule as requireSession: an expired session is not listed even before the sweeper runs.
+    listSessions: () => repository.list().filter((session) => session.lastAccessAt >= deps.clock.now() - settings.sessionTtlMs),
 
     sweepExpired() {
       const cutoff = deps.clock.now() - settings.sessionTtlMs;
