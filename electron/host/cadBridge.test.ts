@@ -64,6 +64,23 @@ describe('cadsight-cad-bridge', () => {
     expect(provider.calls.map((call) => call.name)).toEqual(['echo', 'get_screenshot', 'fail']);
   });
 
+  it('refuses a result larger than the stdio limit with CAD_RESULT_TOO_LARGE instead of breaking the client', async () => {
+    const { server } = await startPeer();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['dist/node/cadBridge.js', '--cad', server.address],
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', CAD_BRIDGE_MAX_RESULT_BYTES: '5000' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cadsight-bridge-test', version: '1.0.0' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const big = await client.callTool({ name: 'get_screenshot', arguments: { bytes: 6000 } });
+    expect(big.isError).toBe(true);
+    expect(text(big)).toMatch(/^\[CAD_RESULT_TOO_LARGE\] get_screenshot returned 9 KB, more than .* \(5 KB;/);
+    expect((await client.callTool({ name: 'get_screenshot', arguments: { bytes: 1000 } })).isError).toBeFalsy();
+  });
+
   it('hides and refuses write tools with --read-only, and the refused call never reaches the plugin', async () => {
     const { server, provider } = await startPeer();
     const client = await startBridge(server.port, ['--read-only']);

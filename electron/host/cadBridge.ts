@@ -58,7 +58,7 @@ function main(): void {
     reconnect: { baseMs: 500, maxMs: 5000, jitter: 0.2 },
     log,
   });
-  const handlers = createCadBridgeHandlers({ client, policy });
+  const handlers = createCadBridgeHandlers({ client, policy, maxResultBytes: config.maxResultBytes });
 
   const server = new Server(
     { name: 'cadsight-cad-bridge', version: packageJson.version },

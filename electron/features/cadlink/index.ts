@@ -46,6 +46,6 @@ export type { OpenedDxf } from './adapters/dxfFile/openDxfFile';
 export { createDxfToolProvider, DXF_READ_TOOLS } from './application/dxfBackend/dxfToolProvider';
 export type { DxfBackendDeps, DxfDrawingSink, DxfScreenshotRenderer } from './application/dxfBackend/session';
 export { createCadBridgeHandlers, describeFailure } from './application/cadBridgeHandlers';
-export type { CadBridgeHandlers } from './application/cadBridgeHandlers';
-export { parseCadBridgeConfig, CAD_BRIDGE_USAGE } from './application/cadBridgeConfig';
+export type { CadBridgeDeps, CadBridgeHandlers } from './application/cadBridgeHandlers';
+export { parseCadBridgeConfig, CAD_BRIDGE_USAGE, DEFAULT_MAX_RESULT_BYTES } from './application/cadBridgeConfig';
 export type { CadBridgeConfig } from './application/cadBridgeConfig';

@@ -3,7 +3,7 @@ import { parseCadBridgeConfig } from './cadBridgeConfig';
 
 describe('parseCadBridgeConfig', () => {
   it('defaults to 127.0.0.1:8080, read-write, 60 s calls', () => {
-    expect(parseCadBridgeConfig([], {})).toEqual({ endpoint: { host: '127.0.0.1', port: 8080 }, readOnly: false, requestTimeoutMs: 60000, logLevel: 'info', help: false });
+    expect(parseCadBridgeConfig([], {})).toEqual({ endpoint: { host: '127.0.0.1', port: 8080 }, readOnly: false, requestTimeoutMs: 60000, maxResultBytes: 10 * 1024 * 1024 - 64 * 1024, logLevel: 'info', help: false });
   });
 
   it('takes CAD_HOST/CAD_PORT from the environment and lets --cad override them', () => {
@@ -22,6 +22,7 @@ describe('parseCadBridgeConfig', () => {
     expect(() => parseCadBridgeConfig(['--cad'], {})).toThrow(expect.objectContaining({ code: 'CAD_CONFIG_INVALID' }));
     expect(() => parseCadBridgeConfig([], { CAD_PORT: '99999' })).toThrow(expect.objectContaining({ code: 'CAD_BAD_ENDPOINT' }));
     expect(() => parseCadBridgeConfig([], { CAD_TIMEOUT_MS: '-1' })).toThrow(expect.objectContaining({ code: 'CAD_CONFIG_INVALID', data: expect.objectContaining({ setting: 'CAD_TIMEOUT_MS' }) }));
+    expect(() => parseCadBridgeConfig([], { CAD_BRIDGE_MAX_RESULT_BYTES: '1e3x' })).toThrow(expect.objectContaining({ code: 'CAD_CONFIG_INVALID' }));
     expect(() => parseCadBridgeConfig([], { LOG_LEVEL: 'loud' })).toThrow(expect.objectContaining({ code: 'CAD_CONFIG_INVALID' }));
   });
 });
