@@ -1,5 +1,6 @@
 import { emptyBox, extendBox, unionBox } from './geometry';
-import type { Box, DxfDocument, DxfEntity, Vec2 } from './model';
+import type { Box, DxfDocument, DxfEntity, DxfLayout, Vec2 } from './model';
+import { SpatialGrid } from './spatialGrid';
 import { flattenEntity, type Primitive } from './world';
 
 /** Advance of one character relative to the text height: CJK glyphs are square, Latin about 0.7. */
@@ -47,6 +48,7 @@ export function primitiveBox(p: Primitive): Box {
  */
 export class DrawingIndex {
   private readonly boxes = new Map<DxfEntity, Box>();
+  private readonly grids = new Map<DxfLayout, SpatialGrid<DxfEntity>>();
 
   constructor(readonly doc: DxfDocument) {}
 
@@ -62,6 +64,19 @@ export class DrawingIndex {
       this.boxes.set(entity, box);
     }
     return box;
+  }
+
+  /** Top-level entities of `layout` whose box intersects `box`, in drawing order (grid-indexed). */
+  entitiesIn(layout: DxfLayout, box: Box): DxfEntity[] {
+    let grid = this.grids.get(layout);
+    if (!grid) {
+      const boxes = layout.entities.map((e) => this.box(e));
+      const extents = emptyBox();
+      for (const b of boxes) unionBox(extents, b);
+      grid = new SpatialGrid(layout.entities, boxes, extents);
+      this.grids.set(layout, grid);
+    }
+    return grid.query(box);
   }
 
   private boxOfPrimitives(entity: DxfEntity): Box {

@@ -48,16 +48,16 @@ function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] 
     const box = index.box(entity);
     if (isEmptyBox(box)) continue;
     if (g.kind === 'insert') {
-      const sheetLike = matchSheet(box.maxX - box.minX, box.maxY - box.minY) !== undefined && diagonal(box) >= 0.3 * diagonal(extents);
+      const sheetLike = isSheetOutline(box, extents);
       if (!FRAME_BLOCK_NAME.test(g.name) && !sheetLike) continue;
       const kind = /title|标题栏|图签/i.test(g.name) && !sheetLike ? 'title_block' : 'block_insert';
       found.push({ id: entity.handle || `insert:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind, layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}), blockName: g.name });
-    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && matchSheet(box.maxX - box.minX, box.maxY - box.minY) && diagonal(box) >= 0.3 * diagonal(extents)) {
+    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && isSheetOutline(box, extents)) {
       found.push({ id: entity.handle || `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}) });
     }
   }
   for (const box of findLineRectangles(layout.entities, extents)) {
-    if (matchSheet(box.maxX - box.minX, box.maxY - box.minY) && diagonal(box) >= 0.3 * diagonal(extents)) found.push({ id: `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box });
+    if (isSheetOutline(box, extents)) found.push({ id: `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box });
   }
   const outer = found.filter((f) => !found.some((o) => o !== f && boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && !boxContains(f.bbox, o.bbox, tolerance(f.bbox))));
   const unique = outer.filter((f, i) => outer.findIndex((o) => boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && boxContains(f.bbox, o.bbox, tolerance(f.bbox))) === i);
@@ -107,6 +107,15 @@ function isClosedRectangle(entity: DxfEntity): boolean {
   for (const p of v) unionBox(box, { minX: p.x, minY: p.y, maxX: p.x, maxY: p.y });
   const eps = tolerance(box);
   return v.every((p) => (Math.abs(p.x - box.minX) <= eps || Math.abs(p.x - box.maxX) <= eps) && (Math.abs(p.y - box.minY) <= eps || Math.abs(p.y - box.maxY) <= eps));
+}
+
+/**
+ * A rectangle is taken as a sheet when its aspect matches an A-size outline and either it is
+ * large in its layout or its scale factor is a usual one (several sheets side by side).
+ */
+function isSheetOutline(box: Box, extents: Box): boolean {
+  const sheet = matchSheet(box.maxX - box.minX, box.maxY - box.minY);
+  return sheet !== undefined && (sheet.usualScale || diagonal(box) >= 0.3 * diagonal(extents));
 }
 
 function diagonal(box: Box): number {

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../../shared/errors';
 import type { DrawingIndex } from './bounds';
-import { boxesIntersect, isEmptyBox } from './geometry';
+import { isEmptyBox } from './geometry';
 import type { Box, DxfEntity, DxfGeometry, DxfLayout } from './model';
 
 /** Rounds for JSON output: 6 significant decimals are far below drawing precision needs. */
@@ -32,14 +32,16 @@ export function filterEntities(index: DrawingIndex, filter: EntityFilter): DxfEn
   const layout = layoutByName(index, filter.layout);
   const types = filter.types?.length ? new Set(filter.types.map((t) => t.toUpperCase())) : undefined;
   const layers = filter.layers?.length ? new Set(filter.layers.map((l) => l.toUpperCase())) : undefined;
-  const out: DxfEntity[] = [];
-  for (const entity of layout.entities) {
-    if (types && !types.has(entity.type)) continue;
-    if (layers && !layers.has(entity.layer.toUpperCase())) continue;
-    if (filter.bbox && !boxesIntersect(index.box(entity), filter.bbox)) continue;
-    out.push(entity);
-  }
-  return out;
+  const candidates = filter.bbox ? index.entitiesIn(layout, filter.bbox) : layout.entities;
+  if (!types && !layers) return candidates;
+  // layer names repeat across thousands of entities: upper-case each distinct name once
+  const upper = new Map<string, string>();
+  const layerKey = (name: string): string => {
+    let key = upper.get(name);
+    if (key === undefined) upper.set(name, (key = name.toUpperCase()));
+    return key;
+  };
+  return candidates.filter((entity) => (!types || types.has(entity.type)) && (!layers || layers.has(layerKey(entity.layer))));
 }
 
 function pt(p: { x: number; y: number }): [number, number] {

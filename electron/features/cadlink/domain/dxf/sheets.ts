@@ -19,6 +19,8 @@ export interface SheetMatch {
   scale: number;
   /** "1:100", "2:1", or "1.969:1" for an odd factor. */
   scaleText: string;
+  /** True for a usual scale factor (1, 2, 2.5, 5 × 10ⁿ): a strong sign this really is a sheet. */
+  usualScale: boolean;
 }
 
 interface Shape {
@@ -81,5 +83,5 @@ export function matchSheet(width: number, height: number, hints: { name?: string
   if (!pick && scale) pick = candidates.find((c) => Math.abs(c.k - scale) / scale < SCALE_TOLERANCE);
   if (!pick) pick = [...candidates].sort((a, b) => niceness(a.k) - niceness(b.k) || Math.abs(Math.log10(a.k)) - Math.abs(Math.log10(b.k)))[0];
   if (!pick) return undefined;
-  return { sheet: pick.sheet, orientation: width >= height ? 'landscape' : 'portrait', outline: pick.outline, scale: pick.k, scaleText: formatScale(pick.k) };
+  return { sheet: pick.sheet, orientation: width >= height ? 'landscape' : 'portrait', outline: pick.outline, scale: pick.k, scaleText: formatScale(pick.k), usualScale: niceness(pick.k) <= 2 };
 }

@@ -14,9 +14,8 @@ export const getTexts = defineTool({
     const layout = layoutByName(session.index, input.layout);
     const bbox = input.bbox ? toBox(input.bbox) : undefined;
     const texts = [];
-    for (const entity of layout.entities) {
+    for (const entity of bbox ? session.index.entitiesIn(layout, bbox) : layout.entities) {
       if (!TEXT_SOURCES.has(entity.type)) continue;
-      if (bbox && !boxesIntersect(session.index.box(entity), bbox)) continue;
       for (const p of session.index.primitives(entity)) {
         if (p.kind !== 'text' || (bbox && !boxesIntersect(primitiveBox(p), bbox))) continue;
         texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }) });

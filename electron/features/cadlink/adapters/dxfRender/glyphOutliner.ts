@@ -1,0 +1,53 @@
+import * as fontkit from 'fontkit';
+import { AppError } from '../../../../../shared/errors';
+
+/**
+ * Turns text into glyph outlines from one explicitly loaded font, so the rasteriser draws paths
+ * instead of shaping text (resvg re-reads a 20 MB CJK collection for every text chunk, ~50 ms
+ * each). Glyph outlines are cached per glyph id for the life of the outliner.
+ */
+export class GlyphOutliner {
+  private readonly outlines = new Map<number, string>();
+
+  constructor(private readonly font: fontkit.Font) {}
+
+  /** Cap height in font units: DXF text height is a cap height. */
+  get capHeight(): number {
+    return this.font.capHeight || this.font.unitsPerEm * 0.7;
+  }
+
+  /** Glyphs of one line: ids and x offsets in font units, plus the advance width of the line. */
+  layout(text: string): { glyphs: { id: number; x: number }[]; width: number } {
+    const glyphs: { id: number; x: number }[] = [];
+    let x = 0;
+    for (const glyph of this.font.glyphsForString(text)) {
+      if (!this.outlines.has(glyph.id)) this.outlines.set(glyph.id, glyph.path.toSVG());
+      glyphs.push({ id: glyph.id, x });
+      x += glyph.advanceWidth;
+    }
+    return { glyphs, width: x };
+  }
+
+  /** SVG path data (font units, y up) of a glyph laid out before. */
+  outline(id: number): string {
+    return this.outlines.get(id) ?? '';
+  }
+}
+
+/**
+ * Opens the first existing font file (a .ttc collection picks `postscriptName`, else its first
+ * face). Throws CAD_RENDER_FONT_MISSING when none exists or none can be read as a font.
+ */
+export function loadOutliner(fontFiles: string[], postscriptName: string, exists: (file: string) => boolean): { outliner: GlyphOutliner; file: string } {
+  for (const file of fontFiles) {
+    if (!exists(file)) continue;
+    try {
+      const opened = fontkit.openSync(file);
+      const font = 'fonts' in opened ? (opened.fonts.find((f) => f.postscriptName === postscriptName) ?? opened.fonts[0]) : opened;
+      if (font) return { outliner: new GlyphOutliner(font), file };
+    } catch {
+      continue; // not a font we can read: try the next candidate, report all below
+    }
+  }
+  throw new AppError('CAD_RENDER_FONT_MISSING', `no usable CJK font found (looked for ${fontFiles.join(', ')}); install fonts-noto-cjk`, { data: { fontFiles } });
+}
