@@ -56,6 +56,11 @@ async function addVisionProvider(page: Page, provider: { preset: string; id?: st
   await expect.poll(() => page.getByTestId('role-vision').inputValue()).not.toBe('');
 }
 
+/** The data URIs of the images a captured provider request carried. */
+function sentImages(body: unknown): string[] {
+  return JSON.stringify(body).match(/data:image\/[a-z]+;base64,[A-Za-z0-9+/=]+/g) ?? [];
+}
+
 async function ask(page: Page, prompt: string, turns: number): Promise<void> {
   await page.getByTestId('vision-prompt').fill(prompt);
   await page.getByTestId('vision-send').click();
@@ -97,6 +102,8 @@ describe('Images view journey', () => {
     await ask(page, 'Compare it with this second image.', 2);
     // The follow-up re-sends the first image next to the new one: the model sees both.
     expect(countImageParts(provider.requests[1]!.body)).toBe(2);
+    const [firstTurnImage] = sentImages(provider.requests[0]!.body);
+    expect(sentImages(provider.requests[1]!.body)).toContain(firstTurnImage);
     expect(JSON.stringify(provider.requests[1]!.body)).toContain('What does this drawing show?');
 
     await page.getByTestId('vision-zoom-open-0').click();
@@ -120,6 +127,15 @@ describe('Images view journey', () => {
     expect(await page.getByTestId('vision-session-usage').textContent()).toMatch(/Session total: 3 calls/);
     expect(await page.getByTestId('vision-last-turn').textContent()).toContain('scripted · scripted-vision');
     await page.getByTestId('vision-zoom').getByRole('button', { name: 'Close' }).click();
+
+    // Ctrl+V of a screenshot: a paste event carrying an image file adds it to the next question.
+    await page.evaluate((base64) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], '', { type: 'image/png' }));
+      window.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer }));
+    }, blue);
+    await expect.poll(() => page.getByTestId('vision-pending').count()).toBe(1);
+    expect(await page.getByTestId('vision-pending').textContent()).toContain('pasted-1.png');
     await page.screenshot({ path: screenshotPath('images-conversation'), fullPage: true });
     expect(provider.requests.every((r) => r.authMatched)).toBe(true);
     await page.close();
@@ -148,6 +164,11 @@ describe('Images view journey', () => {
     await page.screenshot({ path: screenshotPath('images-no-key') });
     await error.getByTestId('vision-open-settings').click();
     await page.getByTestId('settings-view').waitFor();
+
+    await page.getByTestId('locale-zh-CN').click();
+    await page.getByTestId('nav-images').click();
+    await expect.poll(() => page.getByTestId('images-view').textContent()).toContain('将图像拖到这里');
+    await page.screenshot({ path: screenshotPath('images-zh-CN') });
     await page.close();
   });
 });
