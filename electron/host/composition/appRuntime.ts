@@ -48,7 +48,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
   const handlers = {
     ...createPlatformHandlers(platform, identity),
     ...createCadgenHandlers(platform, { events, runtime: cadRuntime, examplesDir: findBundledExamples(import.meta.url), clock: () => new Date() }),
-    ...createReviewHandlers(platform, review),
+    ...createReviewHandlers(review),
     ...createVisionHandlers(platform, { events }),
   };
   const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>

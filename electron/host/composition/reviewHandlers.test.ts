@@ -10,6 +10,7 @@ import { reviewChannels } from '../../../shared/ipc/contracts/review';
 import { openDxfBackend, startJsonRpcLineServer } from '../../features/cadlink/index';
 import { createEventBus } from '../../platform/events/eventBus';
 import { createIpcRouter } from '../../platform/ipc/router';
+import { startScriptedProvider } from '../../testSupport/scriptedProvider';
 import { createPlatformRuntime, type PlatformRuntime } from './platformRuntime';
 import { createReviewHandlers, createReviewWorkspace, type ReviewWorkspace } from './reviewHandlers';
 import { pngSize } from './reviewOverview';
@@ -57,7 +58,7 @@ function startApp(dataDir: string): App {
     workspace.close();
     platform.close();
   });
-  const router = createIpcRouter(reviewChannels, createReviewHandlers(platform, workspace), (channel, error) => {
+  const router = createIpcRouter(reviewChannels, createReviewHandlers(workspace), (channel, error) => {
     throw new Error(`internal error in ${channel}: ${String(error)}`);
   });
   const call = (channel: Channel, input: unknown = {}) => router.dispatch(channel, input, { transport: 'test' });
@@ -204,7 +205,7 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(text).toContain(`[AI-R ${b.shortId}]`);
   });
 
-  it('resumes a cancelled run after a restart without redoing finished frames', async () => {
+  it('resumes a cancelled run after a restart on its drawing and completes it', async () => {
     const dataDir = tempDir();
     const first = startApp(dataDir);
     await first.ok('reviewOpenSample');
@@ -231,6 +232,33 @@ describe('review handlers on the bundled sample drawing', () => {
     expect((await app.call('reviewStart', { checklistPath: null, llm: true, model: null })).error.code).toBe('LLM_NOT_CONFIGURED');
     const bad = await app.call('reviewStart', { checklistPath: path.join(app.platform.layout.root, 'missing.json'), llm: false, model: null });
     expect(bad.error.code).toBe('REVIEW_CHECKLIST_INVALID');
+  });
+});
+
+describe('LLM review with the reviewer model from Settings', () => {
+  it('runs the LLM checklist items through the model and shows its findings next to the rule findings', async () => {
+    const provider = await startScriptedProvider({
+      script: (request) => {
+        const frameId = /frameId \\"([^\\"]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '';
+        const findings =
+          frameId === 'E9'
+            ? [{ checklistItemId: 'LLM-002', message: '注释与尺寸线重叠', location: { kind: 'point', x: 600, y: 150 }, evidenceRefs: ['screenshot:E9/overview'], annotationText: '注释重叠' }]
+            : [];
+        return { toolCall: { name: 'submit_findings', arguments: { frameId, findings } } };
+      },
+    });
+    cleanups.push(() => provider.close());
+    const app = startApp(tempDir());
+    app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+    app.platform.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
+    await app.ok('reviewOpenSample');
+
+    const detail = await completedRun(app, { checklistPath: null, llm: true, model: null });
+    expect(detail.run).toMatchObject({ status: 'completed', llm: true });
+    expect(detail.findings.filter((f: any) => f.source === 'llm').map((f: any) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
+    expect(planted(detail.findings)).toEqual(PLANTED);
+    expect(provider.requests).toHaveLength(3);
+    expect((await app.call('reviewStart', { checklistPath: null, llm: true, model: { providerId: 'scripted', model: 'other' } })).error.code).toBe('SETTINGS_NOT_FOUND');
   });
 });
 

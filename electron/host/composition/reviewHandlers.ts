@@ -7,6 +7,7 @@ import { AppError } from '../../../shared/errors';
 import { createSqliteReviewStore } from '../../features/review/index';
 import type { EventBus } from '../../platform/events/eventBus';
 import type { HandlerTable } from '../../platform/ipc/router';
+import { createLlmGateway } from '../../platform/llm/index';
 import { createDrawingManager, type DrawingManager } from './reviewDrawings';
 import { renderRegion } from './reviewOverview';
 import { createRunManager, type RunManager } from './reviewRuns';
@@ -16,6 +17,9 @@ import type { PlatformRuntime } from './platformRuntime';
 const REVIEW_CONCURRENCY = 4;
 /** Long edge of the frame pictures in the drawing overview (enlarged view included). */
 const FRAME_IMAGE_EDGE = 1600;
+/** Per-frame budgets of the LLM sub-loop: read-only tool calls before it must submit; correction rounds. */
+const LLM_TOOL_CALLS_PER_FRAME = 8;
+const LLM_REASKS = 2;
 
 /**
  * The first `relative` path found under this module's folder or one of its parents (source tree,
@@ -73,6 +77,11 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
     concurrency: REVIEW_CONCURRENCY,
     onProgress: (event) => options.events.emit('progress', event),
     onStatus: (event) => options.events.emit('reviewRunStatus', event),
+    reviewer(model) {
+      const provider = platform.settings.resolveProvider(model ?? { role: 'reviewer' });
+      const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
+      return { gateway, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
+    },
     log,
   });
   return {
@@ -87,16 +96,8 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
 
 const noDrawing = (): AppError => new AppError('REVIEW_NO_DRAWING', 'Open a drawing first: the sample, a DXF file, or AutoCAD.');
 
-/**
- * LLM review needs the reviewer model to resolve now (a missing key fails before any work).
- * Errors: LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND.
- */
-function checkReviewerModel(platform: PlatformRuntime, model: { providerId: string; model: string } | null): void {
-  platform.settings.resolveProvider(model ?? { role: 'reviewer' });
-}
-
 /** Handlers of the review channels over a workspace. */
-export function createReviewHandlers(platform: PlatformRuntime, workspace: ReviewWorkspace): HandlerTable<typeof reviewChannels> {
+export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<typeof reviewChannels> {
   const { drawings, runs } = workspace;
   const requireDrawing = () => {
     const drawing = drawings.current();
@@ -121,10 +122,7 @@ export function createReviewHandlers(platform: PlatformRuntime, workspace: Revie
       if (!tool || !overview.tools.some((t) => t.name === tool)) throw new AppError('REVIEW_SCREENSHOT_UNSUPPORTED', `${drawing.descriptor.label} offers no screenshot tool.`);
       return renderRegion(drawing.source, tool, frame.bbox, input.maxEdge ?? FRAME_IMAGE_EDGE);
     },
-    async reviewStart(input) {
-      if (input.llm) checkReviewerModel(platform, input.model);
-      return runs.start(input, input.llm);
-    },
+    reviewStart: (input) => runs.start(input),
     reviewCancel: (input) => runs.cancel(input.runId),
     reviewResume: (input) => runs.resume(input.runId),
     reviewListRuns: () => runs.list(),

@@ -13,6 +13,7 @@ import {
   startReview,
   writeApprovedAnnotations,
   type Checklist,
+  type LlmReviewSettings,
   type ReviewProgress,
   type ReviewRunResult,
   type ReviewRunnerDeps,
@@ -42,8 +43,15 @@ export interface RunManagerOptions {
   concurrency: number;
   onProgress(event: ReviewProgress): void;
   onStatus(event: { runId: string; status: RunStatus | 'interrupted'; error: AppErrorData | null }): void;
+  /**
+   * The LLM sub-loop settings for a model (null = the reviewer role from Settings). Errors:
+   * LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND.
+   */
+  reviewer(model: ReviewerModel | null): LlmReviewSettings;
   log: Logger;
 }
+
+export type ReviewerModel = { providerId: string; model: string };
 
 /** Loads a checklist file. Errors: REVIEW_CHECKLIST_INVALID (unreadable or not a valid checklist). */
 export function loadChecklistFile(file: string): Checklist {
@@ -81,7 +89,12 @@ export function createRunManager(options: RunManagerOptions) {
    * the body finished; a failure before the row exists is thrown to the caller, a later one is
    * recorded on the run and pushed as a status event.
    */
-  function launch(runId: string, source: ReviewSession['source'], body: (deps: ReviewRunnerDeps, session: ReviewSession) => Promise<ReviewRunResult>): Promise<{ runId: string }> {
+  function launch(
+    runId: string,
+    source: ReviewSession['source'],
+    llm: LlmReviewSettings | undefined,
+    body: (deps: ReviewRunnerDeps, session: ReviewSession) => Promise<ReviewRunResult>,
+  ): Promise<{ runId: string }> {
     const controller = new AbortController();
     active.set(runId, controller);
     let registered = false;
@@ -91,6 +104,7 @@ export function createRunManager(options: RunManagerOptions) {
         now: options.now,
         newRunId: () => runId,
         generatorVersion: options.generatorVersion,
+        ...(llm ? { llm } : {}),
         onProgress(event) {
           options.onProgress(event);
           if (!registered && event.phase === 'frames') {
@@ -128,27 +142,33 @@ export function createRunManager(options: RunManagerOptions) {
   }
 
   return {
-    /** Errors: REVIEW_NO_DRAWING, REVIEW_CHECKLIST_INVALID, REVIEW_*, CAD_* (plan phase). */
-    async start(input: Input<'reviewStart'>, llm: boolean): Promise<{ runId: string }> {
+    /** Errors: REVIEW_NO_DRAWING, REVIEW_CHECKLIST_INVALID, LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND, REVIEW_*, CAD_* (plan phase). */
+    async start(input: Input<'reviewStart'>): Promise<{ runId: string }> {
       const drawing = drawings.current();
       if (!drawing) throw new AppError('REVIEW_NO_DRAWING', 'Open a drawing first: the sample, a DXF file, or AutoCAD.');
       const checklist = loadChecklistFile(input.checklistPath ?? options.defaultChecklist);
+      // Resolved before any work so a missing key fails the start, not every frame.
+      const llm = input.llm ? options.reviewer(input.model) : undefined;
       const runId = `review-${randomUUID()}`;
       mkdirSync(folderOf(runId), { recursive: true });
       writeFileAtomicSync(path.join(folderOf(runId), 'drawing.json'), JSON.stringify(drawing.descriptor));
-      return launch(runId, drawing.source, (deps, session) => startReview(deps, session, checklist, { llm, locale: options.locale(), frames: null }));
+      if (input.llm) writeFileAtomicSync(path.join(folderOf(runId), 'model.json'), JSON.stringify({ model: input.model }));
+      return launch(runId, drawing.source, llm, (deps, session) => startReview(deps, session, checklist, { llm: input.llm, locale: options.locale(), frames: null }));
     },
     cancel(runId: string): { cancelled: boolean } {
       const controller = active.get(runId);
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
-    /** Errors: REVIEW_RUN_NOT_FOUND, REVIEW_RUN_BUSY, REVIEW_RUN_NOT_RESUMABLE, REVIEW_DRAWING_CHANGED, CAD_*. */
+    /** Errors: REVIEW_RUN_NOT_FOUND, REVIEW_RUN_BUSY, REVIEW_RUN_NOT_RESUMABLE, REVIEW_DRAWING_CHANGED, LLM_NOT_CONFIGURED, CAD_*. */
     async resume(runId: string): Promise<{ runId: string }> {
-      requireRun(runId);
+      const run = requireRun(runId);
       if (active.has(runId)) throw new AppError('REVIEW_RUN_BUSY', `Run ${runId} is already running.`, { data: { runId } });
+      const modelFile = path.join(folderOf(runId), 'model.json');
+      const model = existsSync(modelFile) ? (JSON.parse(readFileSync(modelFile, 'utf8')) as { model: ReviewerModel | null }).model : null;
+      const llm = run.options.llm ? options.reviewer(model) : undefined;
       const drawing = await drawings.ensure(descriptorOf(runId));
-      return launch(runId, drawing.source, (deps, session) => resumeReview(deps, session, runId));
+      return launch(runId, drawing.source, llm, (deps, session) => resumeReview(deps, session, runId));
     },
     list() {
       return { runs: store.listRuns(50).map((run) => runSummaryView(store, run, active.has(run.id))) };
