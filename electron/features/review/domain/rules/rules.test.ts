@@ -80,6 +80,14 @@ describe('frame rules on the default checklist', () => {
     expect(drafts.find((d) => d.discriminator === 'checker')?.message).toContain('no checker field');
   });
 
+  it('point an empty field at the value cell right of its label, and a missing one at the title-block corner', () => {
+    const { checker: _checker, ...withoutChecker } = a3Frame.titleBlock;
+    const label = { handle: 'L', text: '版本', position: { x: 238, y: 7.25 }, height: 3.5, layer: 'TEXT' };
+    const drafts = review({ ...a3Frame, titleBlock: { ...withoutChecker, revision: '' } }, { texts: [label] });
+    expect(drafts.find((d) => d.discriminator === 'revision')?.location).toEqual({ kind: 'point', point: { x: 238 + 24.5, y: 9 } });
+    expect(drafts.find((d) => d.discriminator === 'checker')?.location).toEqual({ kind: 'point', point: { x: 420 - 420 * 0.08, y: 297 * 0.05 } });
+  });
+
   it('flag a frame whose paper size is not a standard sheet', () => {
     const odd: Frame = { ...a3Frame, sheetName: null, unitsPerPaperMm: 1, bbox: { minX: 0, minY: 0, maxX: 500, maxY: 300 } };
     expect(items(review(odd, {}))).toEqual(['SHT-001']);

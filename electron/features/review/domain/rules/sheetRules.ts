@@ -1,6 +1,7 @@
 import type { RuleParams, TitleField } from '../checklist';
-import { bboxHeight, bboxWidth, type Point } from '../geometry';
-import type { Frame } from '../frame';
+import { bboxHeight, bboxWidth, pointInBox, type Point } from '../geometry';
+import type { TextItem } from '../evidence';
+import { normaliseTitleLabel, type Frame } from '../frame';
 import { draftFor, frameUnitsPerPaperMm, say, type FrameRule, type ReviewLocale } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
@@ -22,7 +23,17 @@ function titleBlockCorner(frame: Frame): Point {
   return { x: frame.bbox.maxX - bboxWidth(frame.bbox) * 0.08, y: frame.bbox.minY + bboxHeight(frame.bbox) * 0.05 };
 }
 
-export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (item, params, { frame, locale }) => {
+/**
+ * Where an empty field's value belongs: the value cell right of its label ("版本", "Rev."), found
+ * among the frame's texts in the title-block corner; undefined when the label is not among them.
+ */
+function valueCellOf(frame: Frame, texts: readonly TextItem[], field: TitleField): Point | undefined {
+  const corner = { minX: frame.bbox.minX + bboxWidth(frame.bbox) * 0.4, minY: frame.bbox.minY, maxX: frame.bbox.maxX, maxY: frame.bbox.minY + bboxHeight(frame.bbox) * 0.35 };
+  const label = texts.find((t) => pointInBox(t.position, corner) && normaliseTitleLabel(t.text) === field);
+  return label ? { x: label.position.x + label.height * 7, y: label.position.y + label.height / 2 } : undefined;
+}
+
+export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (item, params, { frame, evidence, locale }) => {
   // The synthetic whole-drawing frame has no title block to check.
   if (frame.origin !== 'detected') return [];
   return params.requiredFields.flatMap((field) => {
@@ -36,7 +47,7 @@ export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (
           ? say(locale, `标题栏缺少“${name}”栏。`, `The title block has no ${name} field.`)
           : say(locale, `标题栏“${name}”为空。`, `The title block's ${name} field is empty.`),
         evidenceRefs: ['tool:find_frames', `titleblock:${frame.id}/${field}`],
-        location: { kind: 'point', point: frame.titleBlockAnchors[field] ?? titleBlockCorner(frame) },
+        location: { kind: 'point', point: frame.titleBlockAnchors[field] ?? valueCellOf(frame, evidence.texts, field) ?? titleBlockCorner(frame) },
         handles: [],
         discriminator: field,
         annotationText: missingLabel ? say(locale, `缺少${name}栏`, `Missing ${name} field`) : say(locale, `请填写${name}`, `Fill in the ${name}`),
