@@ -65,6 +65,8 @@ export interface RuntimeStats {
   workers_started: number;
   timeouts: number;
   crashes: number;
+  /** Workers replaced because their WASM heap passed the recycle threshold. */
+  recycles: number;
   kernel_start_ms: number | null;
 }
 

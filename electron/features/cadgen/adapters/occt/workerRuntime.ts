@@ -15,6 +15,13 @@ export interface OcctRuntimeOptions {
   /** Longest time the kernel may take to load. */
   startTimeoutMs?: number;
   resourceLimits?: ResourceLimits;
+  /**
+   * Replace the worker once its WASM heap exceeds this many bytes (checked after each build).
+   * Every kernel object is deleted after a build, but OpenCascade's boolean operations still leave
+   * the heap growing slowly (≈0.1 MB per boolean, measured with raw BRepAlgoAPI_Cut) and a WASM heap
+   * never shrinks, so a long-lived kernel is recycled. Default 512 MiB.
+   */
+  recycleHeapBytes?: number;
 }
 
 interface Pending {
@@ -42,7 +49,8 @@ const fromData = (error: AppErrorData): AppError => new AppError(error.code, err
 export function createOcctRuntime(options: OcctRuntimeOptions): CadRuntime {
   const operationTimeoutMs = options.operationTimeoutMs ?? 30_000;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
-  const stats: RuntimeStats = { workers_started: 0, timeouts: 0, crashes: 0, kernel_start_ms: null };
+  const recycleHeapBytes = options.recycleHeapBytes ?? 512 * 2 ** 20;
+  const stats: RuntimeStats = { workers_started: 0, timeouts: 0, crashes: 0, recycles: 0, kernel_start_ms: null };
   let live: Live | null = null;
   let pending: Pending | null = null;
   let queue: Promise<unknown> = Promise.resolve();
@@ -135,8 +143,17 @@ export function createOcctRuntime(options: OcctRuntimeOptions): CadRuntime {
     return result;
   }
 
+  async function buildAndMaybeRecycle(document: CdslDocument, outputs: BuildOutputs): Promise<BuildOutcome> {
+    const outcome = await call<BuildOutcome>({ type: 'build', document, outputs }, operationTimeoutMs);
+    if (outcome.memory.wasm_heap_bytes > recycleHeapBytes && live) {
+      stats.recycles += 1;
+      discard(live.worker);
+    }
+    return outcome;
+  }
+
   return {
-    build: (document: CdslDocument, outputs: BuildOutputs) => enqueue(() => call<BuildOutcome>({ type: 'build', document, outputs }, operationTimeoutMs)),
+    build: (document: CdslDocument, outputs: BuildOutputs) => enqueue(() => buildAndMaybeRecycle(document, outputs)),
     inspectStep: (step: string) => enqueue(() => call<StepInspection>({ type: 'inspect_step', step }, operationTimeoutMs)),
     warmUp: () =>
       enqueue(async () => {

@@ -35,6 +35,18 @@ describe('OCCT worker supervision', () => {
     }
   });
 
+  it('replaces a worker whose WASM heap passed the recycle threshold after delivering its result', async () => {
+    const runtime = createOcctRuntime({ workerScript: builtWorker, recycleHeapBytes: 1 });
+    try {
+      const outcome = await runtime.build(flange, NO_OUTPUTS);
+      expect(outcome.ok).toBe(true);
+      await runtime.warmUp();
+      expect(runtime.stats()).toMatchObject({ workers_started: 2, recycles: 1, crashes: 0 });
+    } finally {
+      await runtime.dispose();
+    }
+  });
+
   it('refuses calls after disposal with CDSL_RUNTIME_UNAVAILABLE', async () => {
     const runtime = createOcctRuntime({ workerScript: exitingWorker });
     await runtime.dispose();
