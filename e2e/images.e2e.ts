@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedProvider, type ScriptedProvider } from '../electron/testSupport/scriptedProvider/index';
 import { countImageParts } from '../electron/testSupport/visionFixtures/harness';
 import { lineArtPng, solidPng } from '../electron/testSupport/visionFixtures/images';
+import { spawnVisionServer, textJson } from '../electron/testSupport/visionFixtures/mcpClient';
 import { launchChromium, screenshotPath } from './support/browser';
 import { startHost, type RunningHost } from './support/host';
 
@@ -34,8 +35,8 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-async function openApp(env: Record<string, string> = {}): Promise<Page> {
-  const host = await startHost({ env });
+async function openApp(env: Record<string, string> = {}, dataDir?: string): Promise<Page> {
+  const host = await startHost({ env, ...(dataDir ? { dataDir } : {}) });
   hosts.push(host);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(host.url);
@@ -170,5 +171,26 @@ describe('Images view journey', () => {
     await expect.poll(() => page.getByTestId('images-view').textContent()).toContain('将图像拖到这里');
     await page.screenshot({ path: screenshotPath('images-zh-CN') });
     await page.close();
+  });
+
+  it('lists a session an agent created through cadsight-vision in the same data folder, with its images and answer', async () => {
+    const server = await spawnVisionServer([{ text: 'A green square on a white page.\nSUMMARY: Green square shown to an agent' }]);
+    try {
+      const shot = path.join(server.dir, 'agent-shot.png');
+      writeFileSync(shot, await solidPng(200, 120, [20, 160, 60]));
+      const result = await server.call('analyze_images', { image_sources: [shot], prompt: 'What is on this page?' });
+      const sessionId = textJson(result).session_id as string;
+      const page = await openApp({}, path.join(server.dir, 'data'));
+      await page.getByTestId('nav-images').click();
+      await page.getByTestId(`vision-session-${sessionId}`).click();
+      await expect.poll(() => page.getByTestId('vision-reply').first().textContent()).toContain('A green square on a white page.');
+      expect(await page.getByTestId(`vision-session-${sessionId}`).textContent()).toContain('Green square shown to an agent');
+      await page.getByTestId('vision-conversation').getByTestId('vision-image-0').first().waitFor();
+      await page.screenshot({ path: screenshotPath('images-mcp-session') });
+      await page.close();
+    } finally {
+      await Promise.all(hosts.splice(0).map((h) => h.stop()));
+      await server.close();
+    }
   });
 });

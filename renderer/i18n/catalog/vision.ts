@@ -5,7 +5,7 @@ export const visionEn = {
   'vision.sessions.new': 'New session',
   'vision.sessions.refresh': 'Refresh',
   'vision.sessions.empty': 'No sessions yet. Sessions that agents create through cadsight-vision appear here too.',
-  'vision.sessions.meta': '{images} images · {turns} turns · {time}',
+  'vision.sessions.meta': 'Images: {images} · turns: {turns} · {time}',
   'vision.sessions.untitled': 'Untitled session',
   'vision.drop.title': 'Drop images here, paste with Ctrl+V, or choose files',
   'vision.drop.hint': 'PNG, JPEG, WebP or GIF, up to {mb} MB each. Follow-up questions send the session images again.',

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
+import type { VisionSession } from '../../store/visionSlice';
 import { SessionImage } from './SessionImage';
+import { replyWithoutSummary, splitTurnPrompt } from './turnText';
 import { usageLine } from './usageText';
 
 /**
@@ -17,7 +19,6 @@ export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void 
     end.current?.scrollIntoView?.({ block: 'end' });
   }, [turnCount]);
   if (!session) return null;
-  const labelOf = (index: number) => session.images[index]?.label ?? `#${index}`;
 
   return (
     <div className="vision-conversation" data-testid="vision-conversation">
@@ -37,36 +38,15 @@ export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void 
         {session.images.map((image) => (
           <button key={image.index} type="button" className="vision-strip-item" data-testid={`vision-zoom-open-${image.index}`} onClick={() => onZoom(image.index)}>
             <SessionImage sessionId={session.id} index={image.index} label={image.label} />
-            <span className="vision-strip-label">
-              #{image.index} {image.label}
+            <span className="vision-strip-label" title={image.label}>
+              #{image.index} {image.label.split(/[\\/]/).pop()}
             </span>
           </button>
         ))}
       </div>
       <ol className="vision-turns">
         {session.turns.map((turn) => (
-          <li key={turn.seq} className="vision-turn" data-testid={`vision-turn-${turn.seq}`}>
-            <div className="vision-bubble user">
-              <div className="vision-who">{turn.kind === 'zoom' ? `${t('vision.you')} · ${t('vision.turn.zoom')}` : t('vision.you')}</div>
-              {turn.imageIndexes.length > 0 && (
-                <div className="vision-turn-images">
-                  {turn.imageIndexes.map((index) => (
-                    <SessionImage key={index} sessionId={session.id} index={index} label={labelOf(index)} />
-                  ))}
-                </div>
-              )}
-              <div className="vision-text">{turn.prompt}</div>
-            </div>
-            <div className="vision-bubble assistant">
-              <div className="vision-who">{t('vision.assistant')}</div>
-              <div className="vision-text" data-testid="vision-reply">
-                {turn.reply}
-              </div>
-              <div className="vision-usage" data-testid="vision-turn-usage">
-                {usageLine(t, turn.usage)}
-              </div>
-            </div>
-          </li>
+          <Turn key={turn.seq} session={session} turn={turn} />
         ))}
       </ol>
       {lastTurn && lastTurn.sessionId === session.id && (
@@ -77,5 +57,36 @@ export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void 
       )}
       <div ref={end} />
     </div>
+  );
+}
+
+/** One exchange: the question with the images it added, then the answer with its latency and usage. */
+function Turn({ session, turn }: { session: VisionSession; turn: VisionSession['turns'][number] }) {
+  const t = useT();
+  const prompt = splitTurnPrompt(turn);
+  return (
+    <li className="vision-turn" data-testid={`vision-turn-${turn.seq}`}>
+      <div className="vision-bubble user">
+        <div className="vision-who">{turn.kind === 'zoom' ? `${t('vision.you')} · ${t('vision.turn.zoom')}` : t('vision.you')}</div>
+        {turn.imageIndexes.length > 0 && (
+          <div className="vision-turn-images">
+            {turn.imageIndexes.map((index) => (
+              <SessionImage key={index} sessionId={session.id} index={index} label={session.images[index]?.label ?? `#${index}`} />
+            ))}
+          </div>
+        )}
+        <div className="vision-text">{prompt.user}</div>
+        {prompt.engine && <div className="vision-engine-text">{prompt.engine}</div>}
+      </div>
+      <div className="vision-bubble assistant">
+        <div className="vision-who">{t('vision.assistant')}</div>
+        <div className="vision-text" data-testid="vision-reply">
+          {turn.seq === 0 ? replyWithoutSummary(turn.reply, session.summary) : turn.reply}
+        </div>
+        <div className="vision-usage" data-testid="vision-turn-usage">
+          {usageLine(t, turn.usage)}
+        </div>
+      </div>
+    </li>
   );
 }

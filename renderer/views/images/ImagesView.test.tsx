@@ -2,9 +2,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/errors';
 import type { AppBridge } from '../../../shared/ipc/channels';
-import { App } from '../../App';
 import { createAppStore } from '../../store/appStore';
 import { StoreProvider } from '../../store/StoreContext';
+import { ImagesView } from './ImagesView';
 
 const usage = { calls: 1, promptTokens: 812, completionTokens: 40, contextBytes: 20_480, latencyMs: 1234.4 };
 const baseSettings = {
@@ -39,7 +39,6 @@ function fakeHost(options: { settings?: typeof baseSettings; analyze?: (input: a
   };
   const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
   const handlers: Record<string, (input: any) => Result<unknown>> = {
-    getAppInfo: () => ok({ version: '1', transport: 'browser', dataDir: '/d', systemLocale: 'en', startupNotices: [] }),
     getSettings: () => ok(options.settings ?? baseSettings),
     visionListSessions: () => ok(calls.some((c) => c.channel === 'visionAnalyze') ? [{ id: 'vs_1', summary: session.summary, sources: ['flange.png'], createdAt: 1, lastAccessAt: 2, iterations: 1, imageCount: 1, usage }] : []),
     visionGetSession: () => ok(session),
@@ -60,17 +59,17 @@ function fakeHost(options: { settings?: typeof baseSettings; analyze?: (input: a
   return { bridge, calls };
 }
 
+/** The Images view alone (other areas' views are not involved), with settings loaded as the shell does. */
 async function renderImages(host: FakeHost) {
   const store = createAppStore(host.bridge, 'en');
+  await store.getState().loadSettings();
+  store.getState().navigate('images');
   await act(async () => {
     render(
       <StoreProvider store={store}>
-        <App />
+        <ImagesView />
       </StoreProvider>,
     );
-  });
-  await act(async () => {
-    fireEvent.click(screen.getByTestId('nav-images'));
   });
   return store;
 }
@@ -78,7 +77,7 @@ async function renderImages(host: FakeHost) {
 afterEach(cleanup);
 
 describe('Images view', () => {
-  it('sends a picked image with the question and shows the answer with its latency and token usage', async () => {
+  it('sends a picked image with the question to the picked model and shows the answer with its latency and token usage', async () => {
     const host = fakeHost({ settings: { ...baseSettings, providers: [provider], roles: { ...baseSettings.roles, vision: { providerId: 'qwen', model: 'qwen-vl-max' } } } });
     await renderImages(host);
     const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'flange.png', { type: 'image/png' });
@@ -87,12 +86,13 @@ describe('Images view', () => {
     });
     await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(1));
     fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'What is this?' } });
+    fireEvent.change(screen.getByTestId('vision-model'), { target: { value: 'qwen\u0000qwen-vl-max' } });
     await act(async () => {
       fireEvent.click(screen.getByTestId('vision-send'));
     });
     await waitFor(() => expect(screen.getByTestId('vision-reply').textContent).toBe('A flange with four holes.'));
     const analyze = host.calls.find((c) => c.channel === 'visionAnalyze')!.input;
-    expect(analyze).toMatchObject({ prompt: 'What is this?', images: [{ name: 'flange.png', mimeType: 'image/png', dataBase64: 'iVBORw==' }] });
+    expect(analyze).toMatchObject({ prompt: 'What is this?', providerId: 'qwen', model: 'qwen-vl-max', images: [{ name: 'flange.png', mimeType: 'image/png', dataBase64: 'iVBORw==' }] });
     expect(analyze.sessionId).toBeUndefined();
     expect(screen.getByTestId('vision-turn-usage').textContent).toBe('1234 ms · 812 → 40 tokens · 20 KB sent');
     expect(screen.getByTestId('vision-session-vs_1')).toBeTruthy();
@@ -100,12 +100,12 @@ describe('Images view', () => {
   });
 
   it('shows the missing-model state with a link that opens Settings', async () => {
-    await renderImages(fakeHost());
+    const store = await renderImages(fakeHost());
     expect(screen.getByTestId('vision-not-configured').textContent).toContain('No vision model is configured yet');
     await act(async () => {
       fireEvent.click(screen.getByTestId('vision-open-settings'));
     });
-    expect(screen.getByTestId('view-settings')).toBeTruthy();
+    expect(store.getState().view).toBe('settings');
   });
 
   it('shows a typed LLM_NOT_CONFIGURED answer inline with its code and a Settings button', async () => {
@@ -113,7 +113,7 @@ describe('Images view', () => {
       settings: { ...baseSettings, providers: [provider] },
       analyze: () => ({ ok: false, error: { code: 'LLM_NOT_CONFIGURED', message: 'No model is chosen for the vision role.', retryable: false } }),
     });
-    await renderImages(host);
+    const store = await renderImages(host);
     await act(async () => {
       fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([new Uint8Array([1, 2, 3])], 'x.png', { type: 'image/png' })] } });
     });
@@ -129,6 +129,6 @@ describe('Images view', () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId('vision-open-settings'));
     });
-    expect(screen.getByTestId('view-settings')).toBeTruthy();
+    expect(store.getState().view).toBe('settings');
   });
 });

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { replyWithoutSummary, splitTurnPrompt } from './turnText';
+
+describe('turn text', () => {
+  it('separates the engine summary instruction from the first question', () => {
+    const prompt = 'What is on this page?\n\nAfter your answer, add one final line of the form "SUMMARY: <one sentence>".';
+    expect(splitTurnPrompt({ seq: 0, kind: 'analyze', prompt })).toEqual({ user: 'What is on this page?', engine: 'After your answer, add one final line of the form "SUMMARY: <one sentence>".' });
+    expect(splitTurnPrompt({ seq: 1, kind: 'analyze', prompt: 'Line one\n\nline two' })).toEqual({ user: 'Line one\n\nline two', engine: null });
+  });
+
+  it('separates the engine line that introduces a zoomed crop', () => {
+    const prompt = 'Image #0-zoom is a full-resolution crop of Image #0 (sheet.png).\nWhat is in this region?';
+    expect(splitTurnPrompt({ seq: 2, kind: 'zoom', prompt })).toEqual({ engine: 'Image #0-zoom is a full-resolution crop of Image #0 (sheet.png).', user: 'What is in this region?' });
+  });
+
+  it('drops a final summary line only when it repeats the session summary', () => {
+    expect(replyWithoutSummary('A green square.\nSUMMARY: Green square', 'Green square')).toBe('A green square.');
+    expect(replyWithoutSummary('A green square.\n**Summary:** Green square', 'Green square')).toBe('A green square.');
+    expect(replyWithoutSummary('A green square.\nSUMMARY: Something else', 'Green square')).toBe('A green square.\nSUMMARY: Something else');
+    expect(replyWithoutSummary('SUMMARY: Green square', 'Green square')).toBe('SUMMARY: Green square');
+  });
+});

@@ -1,0 +1,36 @@
+/** A turn's text split into what the person wrote and what CadSight's engine added for the model. */
+export interface TurnPrompt {
+  user: string;
+  /** Engine-added instructions (shown muted, never hidden: the transcript stays complete). */
+  engine: string | null;
+}
+
+interface TurnLike {
+  seq: number;
+  kind: 'analyze' | 'zoom' | 'video';
+  prompt: string;
+}
+
+/**
+ * The engine prefixes zoom and video questions with one line describing the images, and asks for
+ * a SUMMARY line in a session's first question (a paragraph after a blank line).
+ */
+export function splitTurnPrompt(turn: TurnLike): TurnPrompt {
+  if (turn.kind === 'zoom' || turn.kind === 'video') {
+    const newline = turn.prompt.indexOf('\n');
+    if (newline > 0) return { engine: turn.prompt.slice(0, newline), user: turn.prompt.slice(newline + 1) };
+  }
+  const cut = turn.prompt.lastIndexOf('\n\n');
+  if (turn.seq === 0 && cut > 0 && turn.prompt.slice(cut).includes('SUMMARY:')) {
+    return { user: turn.prompt.slice(0, cut), engine: turn.prompt.slice(cut + 2) };
+  }
+  return { user: turn.prompt, engine: null };
+}
+
+/** The reply without its last line when that line only repeats the session summary (shown as the title). */
+export function replyWithoutSummary(reply: string, summary: string): string {
+  const lines = reply.trimEnd().split('\n');
+  const last = lines.at(-1)?.trim() ?? '';
+  const match = /^[*_#>\s-]*summary[*_]*\s*[:：][*_]*\s*(.+?)[\s*_]*$/i.exec(last);
+  return lines.length > 1 && match && match[1] === summary ? lines.slice(0, -1).join('\n').trimEnd() : reply;
+}
