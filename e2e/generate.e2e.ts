@@ -81,7 +81,7 @@ describe('Generate area', () => {
     }
     expect(token).toMatch(/^fc_[0-9a-f]{20}$/);
     expect(await readout.textContent()).toMatch(/Face fc_[0-9a-f]{20} · (plane|cylinder)/);
-    await page.screenshot({ path: screenshotPath('generate-flange'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('generate-flange') });
 
     await page.getByTestId('cdsl-fit').click();
     const front = page.getByTestId('cdsl-drawing-front');
@@ -94,6 +94,7 @@ describe('Generate area', () => {
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
     expect(bytes.length).toBeGreaterThan(1000);
     await page.getByTestId('cdsl-drawings').screenshot({ path: screenshotPath('generate-drawings') });
+    await page.getByTestId('cdsl-claims').screenshot({ path: screenshotPath('generate-claims') });
     await page.close();
   });
 
@@ -109,6 +110,12 @@ describe('Generate area', () => {
     expect(paths.some((p) => p.includes('/features/F2/params'))).toBe(true);
     expect(await page.getByTestId('cdsl-build').isDisabled()).toBe(true);
     await page.screenshot({ path: screenshotPath('generate-invalid') });
+
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('locale-zh-CN').click();
+    await page.getByTestId('nav-generate').click();
+    await expect.poll(() => page.getByTestId('cdsl-validation-error').textContent()).toContain('文档无效');
+    await page.screenshot({ path: screenshotPath('generate-invalid-zh-CN') });
     await page.close();
   });
 });

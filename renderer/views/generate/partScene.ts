@@ -12,7 +12,6 @@ import {
   PerspectiveCamera,
   Raycaster,
   Scene,
-  Sphere,
   Vector2,
   Vector3,
   WebGLRenderer,
@@ -41,6 +40,8 @@ const ISO_DIRECTION = new Vector3(1, -1, 0.8).normalize();
 const FACE_COLOR = 0xb8bdc7;
 const HOVER_COLOR = 0xf0a020;
 const EDGE_COLOR = 0x1d2330;
+// Room around the part after fitting, as a factor of the tightest camera distance.
+const FIT_MARGIN = 1.15;
 
 function faceOf(object: Object3D | null): { mesh: Mesh; face: HoveredFace } | null {
   for (let node = object; node; node = node.parent) {
@@ -75,9 +76,14 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
   const disposables: { dispose(): void }[] = [faceMaterial, hoverMaterial, edgeMaterial];
   let model: Object3D | null = null;
   let hovered: Mesh | null = null;
+  // Until the user orbits, a resize re-frames the part (the first layout may come after loading).
+  let framed = false;
 
   const render = (): void => renderer.render(scene, camera);
   controls.addEventListener('change', render);
+  controls.addEventListener('start', () => {
+    framed = false;
+  });
 
   const setHovered = (next: { mesh: Mesh; face: HoveredFace } | null): void => {
     if (hovered === (next?.mesh ?? null)) return;
@@ -110,17 +116,35 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
     hovered = null;
   };
 
+  /** Frames the part's vertices as seen from the iso direction (tighter than a box or sphere for round parts). */
   const fit = (): void => {
     if (!model) return;
-    const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere());
-    const radius = Math.max(sphere.radius, 1e-6);
-    const distance = radius / Math.sin((camera.fov * Math.PI) / 360);
-    camera.position.copy(sphere.center).addScaledVector(ISO_DIRECTION, distance);
+    const center = new Box3().setFromObject(model).getCenter(new Vector3());
+    const forward = ISO_DIRECTION.clone().negate();
+    const right = new Vector3().crossVectors(forward, camera.up).normalize();
+    const up = new Vector3().crossVectors(right, forward);
+    const tanV = Math.tan((camera.fov * Math.PI) / 360);
+    const tanH = tanV * camera.aspect;
+    let distance = 1e-6;
+    const vertex = new Vector3();
+    model.updateMatrixWorld(true);
+    model.traverse((node) => {
+      if (!(node instanceof Mesh)) return;
+      const positions = node.geometry.getAttribute('position');
+      for (let i = 0; i < positions.count; i += 1) {
+        vertex.fromBufferAttribute(positions, i).applyMatrix4(node.matrixWorld).sub(center);
+        const depth = vertex.dot(ISO_DIRECTION);
+        distance = Math.max(distance, depth + Math.abs(vertex.dot(right)) / tanH, depth + Math.abs(vertex.dot(up)) / tanV);
+      }
+    });
+    distance *= FIT_MARGIN;
+    camera.position.copy(center).addScaledVector(ISO_DIRECTION, distance);
     camera.near = distance / 100;
     camera.far = distance * 10;
     camera.updateProjectionMatrix();
-    controls.target.copy(sphere.center);
+    controls.target.copy(center);
     controls.update();
+    framed = true;
     render();
   };
 
@@ -146,7 +170,8 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
       renderer.setSize(width, height, false);
       camera.aspect = width / height;
       camera.updateProjectionMatrix();
-      render();
+      if (framed) fit();
+      else render();
     },
     dispose() {
       canvas.removeEventListener('pointermove', onPointerMove);
