@@ -14,7 +14,7 @@ export type Primitive =
 
 /** Block nesting deeper than this is treated as a cycle (self-referencing blocks exist in the wild). */
 const MAX_NESTING = 16;
-/** MINSERT arrays larger than this are drawn as their first cell only (reported by the caller). */
+/** MINSERT arrays larger than this are drawn as their first cell only (bounds render work). */
 const MAX_ARRAY_CELLS = 10_000;
 
 interface Context {
