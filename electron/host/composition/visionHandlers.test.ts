@@ -28,7 +28,7 @@ interface App {
 }
 
 /** The real platform (temp data folder, SQLite, settings) with the vision handlers behind the router. */
-function startApp(dataDir: string): App {
+function startApp(dataDir: string, clock?: { now: () => number }): App {
   const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: dataDir, CADSIGHT_KEY_SCRIPTED: KEY, CADSIGHT_KEY_OTHER: KEY }, systemLocale: 'en', logName: 'test.log' });
   cleanups.push(() => platform.close());
   const bus = createEventBus(ipcEvents, (error) => {
@@ -36,7 +36,7 @@ function startApp(dataDir: string): App {
   });
   const events: App['events'] = [];
   bus.subscribe((event, payload) => events.push({ event, payload }));
-  const handlers = createVisionHandlers(platform, { events: bus, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 5_000 } });
+  const handlers = createVisionHandlers(platform, { events: bus, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 5_000 }, ...(clock ? { clock } : {}) });
   const router = createIpcRouter(visionChannels, handlers, (channel, error) => {
     throw new Error(`internal error in ${channel}: ${String(error)}`);
   });
@@ -151,6 +151,21 @@ describe('vision handlers', () => {
     });
     expect(await app.call('visionAnalyze', { images: [], prompt: 'Hi' })).toMatchObject({ ok: false, error: { code: 'VISION_SOURCE_INVALID' } });
     expect(provider.requests).toHaveLength(0);
+  });
+
+  it('treat a session idle past the TTL as gone: not openable, swept from the list', async () => {
+    const provider = await scripted([{ text: 'Red.\nSUMMARY: red' }]);
+    let now = Date.UTC(2026, 0, 1);
+    const app = startApp(tempDir(), { now: () => now });
+    addProvider(app, 'scripted', provider);
+    app.platform.settings.setRoleModel({ role: 'vision', value: { providerId: 'scripted', model: 'scripted-model' } });
+    const sessionId = (await app.call('visionAnalyze', { images: [await upload('r.png')], prompt: 'Colour?' })).value.sessionId as string;
+    now += 23 * 3_600_000;
+    expect((await app.call('visionGetSession', { sessionId })).ok).toBe(true);
+    now += 2 * 3_600_000;
+    expect(await app.call('visionGetImage', { sessionId, imageIndex: 0 })).toMatchObject({ ok: false, error: { code: 'VISION_SESSION_NOT_FOUND' } });
+    expect(await app.call('visionListSessions', {})).toEqual({ ok: true, value: [] });
+    expect(app.platform.db.prepare('SELECT COUNT(*) AS n FROM vision_sessions').get()).toEqual({ n: 0 });
   });
 
   it('list and open a session that cadsight-vision created through MCP in the same data folder', async () => {
