@@ -3,9 +3,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from './support/browser';
 import { startHost, type RunningHost } from './support/host';
+import { startScriptedProvider } from '../electron/testSupport/scriptedProvider';
 
 let browser: Browser;
 const hosts: RunningHost[] = [];
+/** The host shares two cores with other work: wait generously for UI state, never for a fixed time. */
+const POLL = { timeout: 30_000 };
+const SLOW = { timeout: 90_000 };
 const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
 
 beforeAll(async () => {
@@ -18,8 +22,8 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.stop()));
 });
 
-async function openApp(): Promise<{ host: RunningHost; page: Page }> {
-  const host = await startHost();
+async function openApp(env?: Record<string, string>): Promise<{ host: RunningHost; page: Page }> {
+  const host = await startHost(env ? { env } : {});
   hosts.push(host);
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await page.goto(host.url);
@@ -31,8 +35,8 @@ describe('Review view journey (browser mode)', () => {
     const { page } = await openApp();
     // The Review view is the start screen and a new user gets the bundled sample.
     await page.getByTestId('view-review').waitFor();
-    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind')).toBe('sample');
-    await expect.poll(() => page.locator('.frame-card img').count(), { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
+    await expect.poll(() => page.locator('.frame-card img').count(), POLL).toBe(3);
     await page.screenshot({ path: screenshotPath('review-drawing') });
 
     await page.getByTestId('frame-card-E9').click();
@@ -43,27 +47,27 @@ describe('Review view journey (browser mode)', () => {
     await page.keyboard.press('Escape');
 
     await page.getByTestId('review-start').click();
-    await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
-    await expect.poll(() => page.getByTestId('report-paths').textContent()).toContain('report.md');
+    await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), SLOW).toBe('completed');
+    await expect.poll(() => page.getByTestId('report-paths').textContent(), POLL).toContain('report.md');
     const items = await page.locator('[data-testid^="finding-"][data-item]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-item')));
     expect(items).toEqual(expect.arrayContaining(['LAY-001', 'DIM-001', 'TXT-001', 'TB-001', 'GEO-001', 'GEO-002']));
 
     // Clicking a finding highlights its marker on the frame screenshot; a marker click selects its finding.
     await page.getByTestId('finding-2').click();
-    await expect.poll(() => page.getByTestId('marker-2').getAttribute('data-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('marker-2').getAttribute('data-selected'), POLL).toBe('true');
     await page.screenshot({ path: screenshotPath('review-finding-selected') });
     await page.getByTestId('marker-2').click();
     await page.getByTestId('finding-1').click();
-    await expect.poll(() => page.getByTestId('marker-1').getAttribute('data-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('marker-1').getAttribute('data-selected'), POLL).toBe('true');
     await page.getByTestId('marker-1').click();
-    await expect.poll(() => page.getByTestId('finding-1').getAttribute('class')).toContain('selected');
+    await expect.poll(() => page.getByTestId('finding-1').getAttribute('class'), POLL).toContain('selected');
 
     await page.getByTestId('finding-1').getByTestId('finding-approve').click();
-    await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state')).toBe('approved');
+    await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state'), POLL).toBe('approved');
     await page.getByTestId('finding-2').getByTestId('finding-approve').click();
-    await expect.poll(() => page.getByTestId('finding-2').getAttribute('data-state')).toBe('approved');
+    await expect.poll(() => page.getByTestId('finding-2').getAttribute('data-state'), POLL).toBe('approved');
     await page.getByTestId('finding-3').getByTestId('finding-reject').click();
-    await expect.poll(() => page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
+    await expect.poll(() => page.getByTestId('finding-3').getAttribute('data-state'), POLL).toBe('rejected');
 
     await page.getByTestId('write-open').click();
     await page.getByTestId('write-dialog').waitFor();
@@ -76,7 +80,7 @@ describe('Review view journey (browser mode)', () => {
     expect(saved).toMatch(/cadsight_sample_gb_a3_3frames\.ai-review\.dxf$/);
     await page.screenshot({ path: screenshotPath('review-written') });
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state')).toBe('written');
+    await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state'), POLL).toBe('written');
     expect(await page.getByTestId('finding-2').getAttribute('data-state')).toBe('written');
     expect(await page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
     expect(await page.getByTestId('saved-drawing').textContent()).toContain(saved);
@@ -90,11 +94,50 @@ describe('Review view journey (browser mode)', () => {
       console.warn('ezdxf check skipped: /usr/bin/python3 has no ezdxf (Debian python3-ezdxf)');
     }
     await page.close();
-  });
+  }, 180_000);
+
+  it('runs a second review with the reviewer model and shows the LLM findings with their evidence', async () => {
+    // The scripted provider (real HTTP, test support only) answers every frame through the forced submit tool.
+    const provider = await startScriptedProvider({
+      script: (request) => {
+        const frameId = /frameId \\"([^\\"]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '';
+        const findings =
+          frameId === 'E9'
+            ? [{ checklistItemId: 'LLM-002', message: '注释“注：安装孔配钻。”与尺寸线距离过近，易误读。', location: { kind: 'point', x: 600, y: 150 }, evidenceRefs: ['screenshot:E9/overview'], annotationText: '注释与尺寸线过近' }]
+            : [];
+        return { toolCall: { name: 'submit_findings', arguments: { frameId, findings } } };
+      },
+    });
+    try {
+      const { page } = await openApp({ CADSIGHT_REVIEWER_PROVIDER: 'custom', CADSIGHT_REVIEWER_BASE_URL: provider.apiBaseUrl, CADSIGHT_REVIEWER_MODEL: 'scripted-model' });
+      await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
+      await page.getByTestId('review-start').click();
+      await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), SLOW).toBe('completed');
+      expect(await page.getByTestId('finding-llm').count()).toBe(0);
+
+      await page.getByTestId('llm-toggle').check();
+      expect(await page.getByTestId('llm-model').textContent()).toContain('scripted-model');
+      await page.getByTestId('review-start').click();
+      await expect.poll(() => page.getByTestId('run-item').count(), POLL).toBe(2);
+      await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), SLOW).toBe('completed');
+      await expect.poll(() => page.getByTestId('finding-llm').count(), POLL).toBe(1);
+      const llmFinding = page.locator('[data-item="LLM-002"]');
+      await llmFinding.click();
+      expect(await llmFinding.textContent()).toContain('安装孔配钻');
+      expect(await llmFinding.getByTestId('finding-evidence').textContent()).toContain('screenshot:E9/overview');
+      const n = (await llmFinding.getAttribute('data-testid'))!.replace('finding-', '');
+      await expect.poll(() => page.getByTestId(`marker-${n}`).getAttribute('data-selected'), POLL).toBe('true');
+      await page.screenshot({ path: screenshotPath('review-llm-findings') });
+      expect(provider.requests.length).toBe(3);
+      await page.close();
+    } finally {
+      await provider.close();
+    }
+  }, 180_000);
 
   it('shows a clear typed error when a DWG file is opened, and keeps the drawing that was open', async () => {
     const { page } = await openApp();
-    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind')).toBe('sample');
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
     await page.getByTestId('dxf-input').setInputFiles({ name: 'plan.dwg', mimeType: 'application/octet-stream', buffer: Buffer.concat([Buffer.from('AC1032'), Buffer.alloc(512)]) });
     const banner = page.getByTestId('error-banner');
     await banner.waitFor();

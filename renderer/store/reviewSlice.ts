@@ -110,9 +110,14 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
       put({ drawingBusy: false });
     }
   };
+  /** A finished run has no progress bar, whichever arrived first: its status event or the start reply. */
+  const settleProgress = (run: RunDetail): void => {
+    if (run.run.status !== 'running' && get().progress?.runId === run.run.id) put({ progress: null });
+  };
   const refreshRun = async (runId: string): Promise<void> => {
     const run = get().unwrap(await bridge.reviewGetRun({ runId }));
     if (run && (get().run?.run.id ?? runId) === runId) put({ run });
+    if (run) settleProgress(run);
   };
 
   return {
@@ -205,7 +210,9 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
         return;
       }
       const run = get().unwrap(await bridge.reviewGetRun({ runId }));
-      if (run) put({ run, runImages: get().run?.run.id === runId ? get().runImages : {}, selectedFrameId: run.frames[0]?.frame.id ?? null });
+      if (!run) return;
+      put({ run, runImages: get().run?.run.id === runId ? get().runImages : {}, selectedFrameId: run.frames[0]?.frame.id ?? null });
+      settleProgress(run);
     },
     async loadRunImage(file) {
       const run = get().run;

@@ -10,6 +10,7 @@ import {
   listAnnotatedFindings,
   parseChecklist,
   resumeReview,
+  SEVERITIES,
   startReview,
   writeApprovedAnnotations,
   type Checklist,
@@ -20,6 +21,7 @@ import {
   type ReviewSession,
   type ReviewStore,
   type RunStatus,
+  type Severity,
 } from '../../features/review/index';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
 import type { Logger } from '../../platform/log/types';
@@ -52,6 +54,9 @@ export interface RunManagerOptions {
 }
 
 export type ReviewerModel = { providerId: string; model: string };
+
+/** SEVERITIES lists the most severe first. */
+const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, index) => [severity, index])) as Record<Severity, number>;
 
 /** Loads a checklist file. Errors: REVIEW_CHECKLIST_INVALID (unreadable or not a valid checklist). */
 export function loadChecklistFile(file: string): Checklist {
@@ -131,7 +136,21 @@ export function createRunManager(options: RunManagerOptions) {
     });
   }
 
-  const annotated = (runId: string) => listAnnotatedFindings(store, runId);
+  /**
+   * Findings in report order (drawing-level first, then frame order, severity, checklist item):
+   * frames finish in any order, and the marker numbers must not change between two looks.
+   */
+  const annotated = (runId: string) => {
+    const frameOrder = new Map(store.listFrames(runId).map((f, i) => [f.frame.id, i]));
+    const rank = (frameId: string | null): number => (frameId === null ? -1 : (frameOrder.get(frameId) ?? frameOrder.size));
+    return listAnnotatedFindings(store, runId).sort(
+      (a, b) =>
+        rank(a.finding.frameId) - rank(b.finding.frameId) ||
+        SEVERITY_RANK[a.finding.severity] - SEVERITY_RANK[b.finding.severity] ||
+        a.finding.checklistItemId.localeCompare(b.finding.checklistItemId) ||
+        a.finding.id.localeCompare(b.finding.id),
+    );
+  };
 
   function writePlan(runId: string): z.input<typeof writePlanSchema> {
     const run = requireRun(runId);

@@ -59,6 +59,11 @@ function FindingCard({ finding, n }: { finding: FindingView; n: number }) {
           </button>
         </div>
       )}
+      {selected && finding.evidenceRefs.length > 0 && (
+        <p className="hint finding-evidence" data-testid="finding-evidence">
+          {t('review.finding.evidence')} <span className="mono">{finding.evidenceRefs.join(' · ')}</span>
+        </p>
+      )}
       {written && finding.writtenAt && <p className="hint ok">{t('review.finding.writtenAt', { at: new Date(finding.writtenAt).toLocaleString() })}</p>}
       {!written && editing === null && (
         <div className="finding-actions" onClick={(e) => e.stopPropagation()}>

@@ -8,7 +8,6 @@ export function NewReviewForm() {
   const t = useT();
   const drawing = useApp((s) => s.drawing);
   const settings = useApp((s) => s.settings);
-  const progress = useApp((s) => s.progress);
   const startReview = useApp((s) => s.startReview);
   const [custom, setCustom] = useState(false);
   const [checklistPath, setChecklistPath] = useState('');
@@ -17,13 +16,13 @@ export function NewReviewForm() {
   const [starting, setStarting] = useState(false);
   const reviewer = settings?.roles.reviewer ?? null;
   const models = (settings?.providers ?? []).flatMap((p) => p.models.map((m) => ({ value: `${p.id}${MODEL_SEPARATOR}${m}`, label: `${p.label} · ${m}` })));
-  const chosen = model || (reviewer ? `${reviewer.providerId}${MODEL_SEPARATOR}${reviewer.model}` : '');
-  const canStart = drawing !== null && !starting && !progress && (!custom || checklistPath.trim() !== '') && (!llm || chosen !== '');
+  // '' = the reviewer role from Settings (which may come from environment variables).
+  const canStart = drawing !== null && !starting && (!custom || checklistPath.trim() !== '') && (!llm || model !== '' || reviewer !== null);
 
   const start = async (): Promise<void> => {
     setStarting(true);
     try {
-      const [providerId, modelId] = chosen.split(MODEL_SEPARATOR);
+      const [providerId, modelId] = model.split(MODEL_SEPARATOR);
       await startReview({
         checklistPath: custom ? checklistPath.trim() : null,
         llm,
@@ -53,8 +52,8 @@ export function NewReviewForm() {
       {llm && (
         <label className="review-model">
           {t('review.new.model')}
-          <select value={chosen} onChange={(e) => setModel(e.target.value)} data-testid="llm-model">
-            <option value="">{t('review.new.modelNone')}</option>
+          <select value={model} onChange={(e) => setModel(e.target.value)} data-testid="llm-model">
+            <option value="">{reviewer ? t('review.new.modelRole', { model: `${reviewer.providerId} · ${reviewer.model}` }) : t('review.new.modelNone')}</option>
             {models.map((m) => (
               <option key={m.value} value={m.value}>
                 {m.label}
