@@ -112,6 +112,20 @@ describe('cadgen IPC handlers', () => {
     expect(before).toBe(1);
   });
 
+  it('reports a feature that cannot be built in the result, with its typed error, and publishes nothing', async () => {
+    const document = JSON.parse(flange) as { features: { params?: Record<string, unknown> }[] };
+    document.features[1]!.params = { ...document.features[1]!.params, host_face_token: 'fc_00000000aaaaaaaaaaaa' };
+    const result = await call<{ ok: boolean; artifacts: unknown; features: { id: string; status: string; error?: { code: string } }[] }>('cadgenBuild', {
+      documentJson: JSON.stringify(document),
+      claimsJson: flangeClaims,
+      taskId: 'stale',
+    });
+    expect(result.ok).toBe(false);
+    expect(result.artifacts).toBeNull();
+    expect(result.features[0]!.status).toBe('built');
+    expect(result.features[1]).toMatchObject({ id: 'F2', status: 'failed', error: { code: 'CDSL_STALE_SNAPSHOT' } });
+  });
+
   it('refuses an artifact asked for as the wrong kind, an unknown id and one over the transfer cap', async () => {
     const built = await call<{ artifacts: { glb: string; step: string } }>('cadgenBuild', { documentJson: flange, taskId: 'flange-3' });
     expect(await failure('cadgenGetArtifact', { id: built.artifacts.glb, kind: 'step' })).toMatchObject({ code: 'CDSL_ARTIFACT_KIND_MISMATCH', retryable: false });
