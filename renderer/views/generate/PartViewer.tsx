@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import { createPartScene, type HoveredFace, type PartScene } from './partScene';
 
-type ViewerState = { status: 'loading' } | { status: 'ready' } | { status: 'no-webgl' } | { status: 'failed'; message: string };
+type ViewerState = { status: 'loading' } | { status: 'ready' } | { status: 'no-webgl' } | { status: 'not-fetched' } | { status: 'failed'; message: string };
 
 /** The built part in three.js: orbit, fit, and the hovered face's selector token and kind. */
 export function PartViewer({ glbId }: { glbId: string }) {
@@ -43,7 +43,12 @@ export function PartViewer({ glbId }: { glbId: string }) {
     void (async () => {
       const bytes = await fetchArtifact(glbId, 'glb');
       const scene = sceneRef.current;
-      if (cancelled || !bytes || !scene) return;
+      if (cancelled || !scene) return;
+      if (!bytes) {
+        // The typed error is already in the banner.
+        setState({ status: 'not-fetched' });
+        return;
+      }
       try {
         await scene.load(bytes);
         if (!cancelled) setState({ status: 'ready' });
@@ -72,6 +77,7 @@ export function PartViewer({ glbId }: { glbId: string }) {
             {t('cadgen.viewer.noWebgl')}
           </div>
         )}
+        {state.status === 'not-fetched' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.fetchFailed')}</div>}
         {state.status === 'failed' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.loadFailed', { message: state.message })}</div>}
       </div>
       <p className="cdsl-face mono" data-testid="cdsl-face-readout" data-token={face?.token ?? ''}>
