@@ -23,6 +23,8 @@ module.exports = {
   extraResources: [{ from: 'resources', to: 'resources', filter: ['**/*'] }],
   asar: true,
   asarUnpack: [
+    // Worker threads (the OpenCascade kernel) load their script from disk, outside the asar.
+    'dist/node/**',
     '**/*.node',
     '**/*.wasm',
     'node_modules/better-sqlite3/**',
