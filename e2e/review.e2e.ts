@@ -86,6 +86,27 @@ describe('Review view journey (browser mode)', () => {
     expect(await page.getByTestId('saved-drawing').textContent()).toContain(saved);
     await page.screenshot({ path: screenshotPath('review-written-status') });
 
+    // Moving an arrow: "Move arrow", then a click on the screenshot places the tip there (edited = approved with the new payload).
+    const moved = page.getByTestId('finding-4');
+    await moved.click();
+    const before = await page.getByTestId('marker-4').boundingBox();
+    await moved.getByTestId('finding-move').click();
+    await page.getByTestId('moving-banner').waitFor();
+    const shot = (await page.getByTestId('frame-shot').locator('img').boundingBox())!;
+    await page.mouse.click(shot.x + shot.width * 0.3, shot.y + shot.height * 0.4);
+    await expect.poll(() => moved.getAttribute('data-state'), POLL).toBe('edited');
+    const after = (await page.getByTestId('marker-4').boundingBox())!;
+    expect(Math.abs(after.x + after.width / 2 - (shot.x + shot.width * 0.3))).toBeLessThan(3);
+    expect(Math.abs(after.y + after.height / 2 - (shot.y + shot.height * 0.4))).toBeLessThan(3);
+    expect(after.x).not.toBeCloseTo(before!.x, 0);
+
+    // The same screen in Simplified Chinese.
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('locale-zh-CN').click();
+    await page.getByTestId('nav-review').click();
+    await expect.poll(() => page.getByTestId('write-open').textContent(), POLL).toContain('写入已批准的批注');
+    await page.screenshot({ path: screenshotPath('review-zh-CN') });
+
     if (hasEzdxf) {
       const script =
         'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype()=="LEADER"])}))';
