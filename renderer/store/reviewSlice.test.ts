@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { Result } from '../../shared/errors';
+import type { AppBridge } from '../../shared/ipc/channels';
+import { createAppStore } from './appStore';
+import type { DrawingOverview, RunDetail } from './reviewSlice';
+
+type Handler = (input: any) => Result<unknown> | Promise<Result<unknown>>;
+
+/** A scripted bridge that records calls and lets the test push events. */
+function fakeBridge(handlers: Record<string, Handler>) {
+  const calls: { channel: string; input: any }[] = [];
+  const listeners = new Map<string, ((payload: any) => void)[]>();
+  const bridge = new Proxy(
+    {
+      on(event: string, listener: (payload: any) => void) {
+        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+        return () => undefined;
+      },
+    } as Record<string, unknown>,
+    {
+      get: (target, name: string) =>
+        name in target
+          ? target[name]
+          : async (input: unknown) => {
+              calls.push({ channel: name, input });
+              const handler = handlers[name];
+              return handler ? handler(input) : { ok: false, error: { code: 'TEST_NOT_SCRIPTED', message: name, retryable: false } };
+            },
+    },
+  ) as unknown as AppBridge;
+  const emit = (event: string, payload: unknown): void => listeners.get(event)?.forEach((l) => l(payload));
+  return { bridge, calls, emit };
+}
+
+const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
+const drawing: DrawingOverview = {
+  source: { kind: 'sample', label: 'sample.dxf', path: '/data/drawings/x/sample.dxf' },
+  connection: null,
+  tools: [],
+  info: null,
+  layers: [],
+  frames: [],
+  missingCapabilities: [],
+  warnings: [],
+};
+const counts = { blocking: 0, major: 0, minor: 0, info: 0 };
+const runDetail = (status: RunDetail['run']['status']): RunDetail => ({
+  run: { id: 'run-1', source: 'sample.dxf', status, llm: false, createdAt: '2026-11-30T00:00:00Z', updatedAt: '2026-11-30T00:00:00Z', findings: 0, bySeverity: counts, framesDone: 0, framesTotal: 0, error: null },
+  frames: [],
+  findings: [],
+  checklistItems: [],
+  report: null,
+  savedDrawing: null,
+});
+
+describe('review store slice', () => {
+  it('opens the bundled sample when no drawing is open yet, and keeps an open one otherwise', async () => {
+    const first = fakeBridge({ reviewGetDrawing: () => ok(null), reviewOpenSample: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
+    const store = createAppStore(first.bridge, 'en');
+    await store.getState().initReview();
+    expect(first.calls.map((c) => c.channel)).toEqual(['reviewGetDrawing', 'reviewOpenSample', 'reviewListRuns']);
+    expect(store.getState().drawing).toEqual(drawing);
+    expect(store.getState().reviewReady).toBe(true);
+
+    const second = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
+    await createAppStore(second.bridge, 'en').getState().initReview();
+    expect(second.calls.map((c) => c.channel)).not.toContain('reviewOpenSample');
+  });
+
+  it('drops the progress bar of a run that finished before the start reply arrived', async () => {
+    let status: RunDetail['run']['status'] = 'running';
+    const fake = fakeBridge({
+      reviewGetDrawing: () => ok(drawing),
+      reviewListRuns: () => ok({ runs: [] }),
+      reviewGetRun: () => ok(runDetail(status)),
+      reviewStart: () => {
+        // The whole run (and its status event) completes before the reply is handled.
+        status = 'completed';
+        fake.emit('reviewRunStatus', { runId: 'run-1', status: 'completed', error: null });
+        return ok({ runId: 'run-1' });
+      },
+    });
+    const store = createAppStore(fake.bridge, 'en');
+    await store.getState().initReview();
+    await store.getState().startReview({ checklistPath: null, llm: false, model: null });
+    expect(store.getState().run?.run.status).toBe('completed');
+    expect(store.getState().progress).toBeNull();
+  });
+
+  it('sends exactly the payload hashes of the confirmed plan and shows typed failures in the banner', async () => {
+    const plan = { target: 'sample.dxf', saveTo: '/data/x.ai-review.dxf', items: [{ findingId: 'a', shortId: 'aaaaaaaa', tool: 'add_leader_annotation', points: [], text: 't', height: 3.5, payloadHash: 'h1' }] };
+    const failure = { code: 'REVIEW_WRITE_FAILED', message: 'nope', retryable: false };
+    const fake = fakeBridge({
+      reviewGetDrawing: () => ok(drawing),
+      reviewListRuns: () => ok({ runs: [] }),
+      reviewGetRun: () => ok(runDetail('completed')),
+      reviewPreviewWrite: () => ok(plan),
+      reviewWriteApproved: () => ok({ written: [], recognised: [], failed: [{ findingId: 'a', error: failure }], savedPath: null }),
+    });
+    const store = createAppStore(fake.bridge, 'en');
+    await store.getState().initReview();
+    await store.getState().selectRun('run-1');
+    await store.getState().previewWrite();
+    expect(store.getState().writePlan).toEqual(plan);
+    await store.getState().confirmWrite();
+    expect(fake.calls.find((c) => c.channel === 'reviewWriteApproved')?.input).toEqual({ runId: 'run-1', payloadHashes: ['h1'] });
+    expect(store.getState().writePlan).toBeNull();
+    expect(store.getState().banner.map((b) => b.error.code)).toEqual(['REVIEW_WRITE_FAILED']);
+  });
+
+  it('follows the AutoCAD connection state pushed by the host', async () => {
+    const fake = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
+    const store = createAppStore(fake.bridge, 'en');
+    await store.getState().initReview();
+    fake.emit('cadConnection', { state: 'backoff', endpoint: '127.0.0.1:8080', failures: 2, retryInMs: 800, reason: 'ECONNREFUSED' });
+    expect(store.getState().connection).toMatchObject({ state: 'backoff', failures: 2 });
+  });
+});
