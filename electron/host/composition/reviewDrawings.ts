@@ -109,12 +109,17 @@ export interface DrawingManager {
   connectCad(endpoint: { host?: string; port?: number }): Promise<OpenDrawing>;
   /** The current drawing when it is `descriptor`, otherwise opens it (it becomes current). */
   ensure(descriptor: DrawingDescriptor): Promise<OpenDrawing>;
-  overview(drawing: OpenDrawing): Promise<Overview>;
+  /**
+   * The drawing's overview, read once per opened drawing (frame pictures reuse it); `refresh`
+   * reads it again (after a reconnect or an edit in AutoCAD). The connection state is always live.
+   */
+  overview(drawing: OpenDrawing, options?: { refresh?: boolean }): Promise<Overview>;
   close(): void;
 }
 
 export function createDrawingManager(options: DrawingManagerOptions): DrawingManager {
   let current: OpenDrawing | null = null;
+  const overviews = new WeakMap<OpenDrawing, Promise<Overview>>();
 
   const install = (drawing: OpenDrawing): OpenDrawing => {
     if (current !== drawing) current?.close();
@@ -181,7 +186,19 @@ export function createDrawingManager(options: DrawingManagerOptions): DrawingMan
       }
       return install(await open(descriptor));
     },
-    overview: (drawing) => readOverview(drawing.source, { source: drawing.descriptor, connection: drawing.connection() }),
+    async overview(drawing, { refresh = false } = {}) {
+      let cached = overviews.get(drawing);
+      if (!cached || refresh) {
+        const reading = readOverview(drawing.source, { source: drawing.descriptor, connection: drawing.connection() });
+        cached = reading;
+        overviews.set(drawing, reading);
+        // A failed read is not kept: the next call asks the backend again.
+        reading.catch(() => {
+          if (overviews.get(drawing) === reading) overviews.delete(drawing);
+        });
+      }
+      return { ...(await cached), connection: drawing.connection() };
+    },
     close() {
       current?.close();
       current = null;

@@ -112,7 +112,7 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     reviewOpenSample: async () => drawings.overview(await drawings.openSample()),
     reviewOpenDxf: async (input) => drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64)),
     reviewConnectCad: async (input) => drawings.overview(await drawings.connectCad(input)),
-    reviewRefreshDrawing: () => drawings.overview(requireDrawing()),
+    reviewRefreshDrawing: () => drawings.overview(requireDrawing(), { refresh: true }),
     async reviewFrameImage(input) {
       const drawing = requireDrawing();
       const overview = await drawings.overview(drawing);
