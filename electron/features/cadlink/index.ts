@@ -43,7 +43,7 @@ export type { ConformanceCheck } from './application/conformanceChecks';
 export { openDxfBackend } from './adapters/dxfFile/openDxfBackend';
 export { openDxfFile } from './adapters/dxfFile/openDxfFile';
 export type { OpenedDxf } from './adapters/dxfFile/openDxfFile';
-export { createDxfToolProvider, DXF_READ_TOOLS } from './application/dxfBackend/dxfToolProvider';
+export { createDxfToolProvider } from './application/dxfBackend/dxfToolProvider';
 export type { DxfBackendDeps, DxfDrawingSink, DxfScreenshotRenderer } from './application/dxfBackend/session';
 export { createCadBridgeHandlers, describeFailure } from './application/cadBridgeHandlers';
 export type { CadBridgeDeps, CadBridgeHandlers } from './application/cadBridgeHandlers';
