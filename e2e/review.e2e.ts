@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from './support/browser';
 import { startHost, type RunningHost } from './support/host';
 import { startScriptedProvider } from '../electron/testSupport/scriptedProvider';
+import { openDxfBackend, startJsonRpcLineServer } from '../electron/features/cadlink/index';
 
 let browser: Browser;
 const hosts: RunningHost[] = [];
@@ -155,6 +156,36 @@ describe('Review view journey (browser mode)', () => {
       await provider.close();
     }
   }, 180_000);
+
+  it('connects to AutoCAD (a cad_mcp_frame-compatible server), lists its tools and frames, and says clearly when it goes away', async () => {
+    const server = await startJsonRpcLineServer({ port: 0, handler: await openDxfBackend('resources/samples/cadsight_sample_gb_a3_3frames.dxf') });
+    let open = true;
+    try {
+      const { page } = await openApp();
+      await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
+      await page.getByTestId('cad-port').fill(String(server.port));
+      await page.getByTestId('cad-connect').click();
+      await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('cad');
+      expect(await page.getByTestId('cad-state').getAttribute('data-state')).toBe('connected');
+      await expect.poll(() => page.locator('.frame-card img').count(), POLL).toBe(3);
+      await page.getByTestId('tool-list').locator('summary').click();
+      expect(await page.getByTestId('tool-list').textContent()).toContain('add_leader_annotation');
+      await page.screenshot({ path: screenshotPath('review-autocad-connected') });
+
+      await server.close();
+      open = false;
+      await expect.poll(() => page.getByTestId('cad-state').getAttribute('data-state'), POLL).not.toBe('connected');
+      await page.getByTestId('cad-lost').waitFor();
+      await page.getByTestId('drawing-refresh').click();
+      const banner = page.getByTestId('error-banner');
+      await banner.waitFor();
+      expect(await banner.getAttribute('data-code')).toMatch(/^CAD_(NOT_CONNECTED|DISCONNECTED)$/);
+      await page.screenshot({ path: screenshotPath('review-autocad-lost') });
+      await page.close();
+    } finally {
+      if (open) await server.close();
+    }
+  });
 
   it('shows a clear typed error when a DWG file is opened, and keeps the drawing that was open', async () => {
     const { page } = await openApp();

@@ -178,8 +178,10 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     refreshDrawing: () => withDrawing(async () => get().unwrap(await bridge.reviewRefreshDrawing({}))),
     async loadFrameImage(frameId) {
       if (get().frameImages[frameId]) return;
+      const asked = get().drawing;
       const image = get().unwrap(await bridge.reviewFrameImage({ frameId }));
-      if (image) put({ frameImages: { ...get().frameImages, [frameId]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
+      // A picture of the drawing that was open when it was asked for, not of the one open now.
+      if (image && get().drawing === asked) put({ frameImages: { ...get().frameImages, [frameId]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
     },
     async startReview(input) {
       const started = get().unwrap(await bridge.reviewStart(input));

@@ -312,6 +312,8 @@ describe('AutoCAD over real TCP (a cad_mcp_frame-compatible server on 127.0.0.1)
     const overview = await app.ok('reviewConnectCad', {});
     expect(overview.source).toEqual({ kind: 'cad', label: `127.0.0.1:${server.port}`, host: '127.0.0.1', port: server.port });
     expect(overview.connection.state).toBe('connected');
+    // The plugin has no save tool on purpose (the user saves in AutoCAD): nothing the review needs is missing.
+    expect(overview.missingCapabilities).toEqual([]);
     expect(overview.frames).toHaveLength(3);
     expect(app.events.some((e) => e.event === 'cadConnection' && e.payload.state === 'connected')).toBe(true);
 

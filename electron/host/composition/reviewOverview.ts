@@ -103,7 +103,9 @@ export async function readOverview(source: DrawingSource, base: Pick<Overview, '
   const warnings: string[] = [];
   const info = await readInfo(source, plan.capabilities.drawingInfo, warnings);
   const layers = await readLayers(source, plan.capabilities.layers, warnings);
-  return { ...base, tools, info, layers, frames: plan.frames.map(frameView), missingCapabilities: plan.missing, warnings };
+  // Saving is not evidence: AutoCAD has no save tool on purpose (the user saves there).
+  const missingCapabilities = plan.missing.filter((capability) => capability !== 'save');
+  return { ...base, tools, info, layers, frames: plan.frames.map(frameView), missingCapabilities, warnings };
 }
 
 /**

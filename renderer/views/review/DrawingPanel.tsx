@@ -37,6 +37,7 @@ export function DrawingPanel() {
   const image = useApp((s) => (enlarged ? s.frameImages[enlarged.id] : undefined));
   if (!drawing) return <p className="hint">{t('review.drawing.none')}</p>;
   const { info } = drawing;
+  const sourceKey = drawing.source.kind === 'cad' ? drawing.source.label : drawing.source.path;
   return (
     <div className="drawing-panel" data-testid="drawing-panel">
       <div className="drawing-head">
@@ -63,7 +64,8 @@ export function DrawingPanel() {
       </div>
       <div className="frame-grid" data-testid="frame-grid">
         {drawing.frames.map((frame) => (
-          <FrameCard key={frame.id} frame={frame} onOpen={() => setEnlarged(frame)} />
+          // Keyed by drawing too: another drawing may reuse the frame ids (same handles), and its pictures must load.
+          <FrameCard key={`${sourceKey}/${frame.id}`} frame={frame} onOpen={() => setEnlarged(frame)} />
         ))}
       </div>
       <div className="drawing-details">

@@ -36,7 +36,7 @@ export function SourcePanel() {
       )}
       {drawing?.source.kind === 'cad' && connection && connection.state !== 'connected' && (
         <p className="form-error" data-testid="cad-lost">
-          {t('review.cad.lost', { endpoint: connection.endpoint, reason: connection.reason ?? '' })}
+          {t('review.cad.lost', { endpoint: connection.endpoint, reason: connection.reason ? `(${connection.reason})` : '' })}
         </p>
       )}
       <div className="review-source-actions">
