@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../../../shared/errors';
-import { BACKEND_PROFILES, connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, type CadClient, type ToolProvider } from '../../features/cadlink/index';
+import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend } from '../../features/cadlink/index';
 import {
   createFolderOutput,
   createSqliteReviewStore,
@@ -21,6 +21,7 @@ import { createLlmGateway } from '../../platform/llm/index';
 import type { Logger } from '../../platform/log/types';
 import type { SettingsService } from '../../platform/settings/settingsService';
 import { createPlatformRuntime } from '../composition/platformRuntime';
+import { AUTOCAD_CAPABILITIES, clientDrawingPort, DXF_CAPABILITIES, readOnlyProviderSource } from '../composition/reviewSources';
 import packageJson from '../../../package.json';
 
 /** Parsed `cadsight review` options. */
@@ -104,36 +105,6 @@ function loadChecklist(file: string | null) {
   return parseChecklist(text, target);
 }
 
-/** The evidence phase's view of a backend: read-only policy enforced before anything is called. */
-function readOnlySource(label: string, provider: ToolProvider): DrawingSource {
-  const policy = createToolPolicy({ mode: 'read-only' });
-  return {
-    label,
-    capabilityTools: BACKEND_PROFILES['cadsight-dxf'].capabilities,
-    listTools: () => provider.listTools(),
-    async callTool(name, args) {
-      const decision = policy.check(name);
-      if (!decision.allowed) throw new AppError('CAD_TOOL_REFUSED', decision.reason, { data: { tool: name } });
-      return provider.callTool(name, args);
-    },
-  };
-}
-
-/** A CadClient (policy enforced inside the client) seen as a DrawingSource; isError stays data. */
-function clientSource(label: string, client: CadClient): DrawingSource {
-  return {
-    label,
-    capabilityTools: BACKEND_PROFILES.cad_mcp_frame.capabilities,
-    listTools: () => client.listTools(),
-    async callTool(name, args) {
-      const result = await client.callTool(name, args);
-      if (result.ok) return { content: result.content };
-      if (result.error.code === 'CAD_TOOL_ERROR') return { content: [{ type: 'text', text: result.error.message }], isError: true };
-      throw result.error;
-    },
-  };
-}
-
 /**
  * A DXF file served in-process by the embedded backend: the read-only source the review reads
  * through, and the write target the annotation writer uses after approval (same session, so
@@ -142,15 +113,17 @@ function clientSource(label: string, client: CadClient): DrawingSource {
 export async function openDxfReviewEndpoints(file: string): Promise<{ source: DrawingSource; target: DrawingWriteTarget }> {
   const provider = await openDxfBackend(file);
   const label = path.basename(file);
-  const capabilityTools = BACKEND_PROFILES['cadsight-dxf'].capabilities;
-  return { source: readOnlySource(label, provider), target: { label, capabilityTools, callTool: (name, args) => provider.callTool(name, args) } };
+  return {
+    source: readOnlyProviderSource(label, provider, DXF_CAPABILITIES),
+    target: { label, capabilityTools: DXF_CAPABILITIES, callTool: (name, args) => provider.callTool(name, args) },
+  };
 }
 
 async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingSource; close: () => void }> {
   if (options.file !== null) return { source: (await openDxfReviewEndpoints(options.file)).source, close: () => undefined };
   const { host, port } = options.cad!;
   const client = createCadClient({ host, port, socketFactory: connectTcpSocket, clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
-  return { source: clientSource(`${host}:${port}`, client), close: () => client.close() };
+  return { source: clientDrawingPort(`${host}:${port}`, client, AUTOCAD_CAPABILITIES), close: () => client.close() };
 }
 
 const print = (text: string): boolean => process.stdout.write(`${text}\n`);
