@@ -31,6 +31,11 @@ export interface ReviewProgressView {
   message?: string;
 }
 
+export type FrameImageSize = 'thumb' | 'full';
+/** Long edge per picture size: thumbnails stay cheap on drawings with many frames. */
+const FRAME_IMAGE_EDGE: Record<FrameImageSize, number> = { thumb: 640, full: 1600 };
+export const frameImageKey = (frameId: string, size: FrameImageSize): string => `${size}/${frameId}`;
+
 export interface FindingFilters {
   severity: string;
   status: string;
@@ -50,6 +55,7 @@ export interface ReviewSlice {
   drawing: DrawingOverview | null;
   drawingBusy: boolean;
   connection: CadConnectionView | null;
+  /** Frame pictures by `frameImageKey(frameId, size)`. */
   frameImages: Record<string, LoadedImage>;
   runs: RunSummary[];
   run: RunDetail | null;
@@ -69,7 +75,8 @@ export interface ReviewSlice {
   openDxfFile(file: File): Promise<void>;
   connectCad(host: string, port: number): Promise<void>;
   refreshDrawing(): Promise<void>;
-  loadFrameImage(frameId: string): Promise<void>;
+  /** Thumbnails for the frame list, full size for the enlarged view (rendered on first look only). */
+  loadFrameImage(frameId: string, size: FrameImageSize): Promise<void>;
   startReview(input: NewReviewInput): Promise<void>;
   cancelRun(runId: string): Promise<void>;
   resumeRun(runId: string): Promise<void>;
@@ -176,12 +183,13 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     },
     connectCad: (host, port) => withDrawing(async () => get().unwrap(await bridge.reviewConnectCad({ host, port }))),
     refreshDrawing: () => withDrawing(async () => get().unwrap(await bridge.reviewRefreshDrawing({}))),
-    async loadFrameImage(frameId) {
-      if (get().frameImages[frameId]) return;
+    async loadFrameImage(frameId, size) {
+      const key = frameImageKey(frameId, size);
+      if (get().frameImages[key]) return;
       const asked = get().drawing;
-      const image = get().unwrap(await bridge.reviewFrameImage({ frameId }));
+      const image = get().unwrap(await bridge.reviewFrameImage({ frameId, maxEdge: FRAME_IMAGE_EDGE[size] }));
       // A picture of the drawing that was open when it was asked for, not of the one open now.
-      if (image && get().drawing === asked) put({ frameImages: { ...get().frameImages, [frameId]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
+      if (image && get().drawing === asked) put({ frameImages: { ...get().frameImages, [key]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
     },
     async startReview(input) {
       const started = get().unwrap(await bridge.reviewStart(input));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
-import type { DrawingOverview } from '../../store/reviewSlice';
+import { frameImageKey, type DrawingOverview } from '../../store/reviewSlice';
 import { Modal } from './Modal';
 import { PanZoom } from './PanZoom';
 
@@ -11,10 +11,10 @@ const isTitleField = (field: string): field is TitleField => (TITLE_FIELDS as re
 
 function FrameCard({ frame, onOpen }: { frame: FrameInfo; onOpen: () => void }) {
   const t = useT();
-  const image = useApp((s) => s.frameImages[frame.id]);
+  const image = useApp((s) => s.frameImages[frameImageKey(frame.id, 'thumb')]);
   const load = useApp((s) => s.loadFrameImage);
   useEffect(() => {
-    void load(frame.id);
+    void load(frame.id, 'thumb');
   }, [frame.id, load]);
   return (
     <button type="button" className="frame-card" data-testid={`frame-card-${frame.id}`} onClick={onOpen}>
@@ -34,7 +34,11 @@ export function DrawingPanel() {
   const t = useT();
   const drawing = useApp((s) => s.drawing);
   const [enlarged, setEnlarged] = useState<FrameInfo | null>(null);
-  const image = useApp((s) => (enlarged ? s.frameImages[enlarged.id] : undefined));
+  const image = useApp((s) => (enlarged ? s.frameImages[frameImageKey(enlarged.id, 'full')] : undefined));
+  const load = useApp((s) => s.loadFrameImage);
+  useEffect(() => {
+    if (enlarged) void load(enlarged.id, 'full');
+  }, [enlarged, load]);
   if (!drawing) return <p className="hint">{t('review.drawing.none')}</p>;
   const { info } = drawing;
   const sourceKey = drawing.source.kind === 'cad' ? drawing.source.label : drawing.source.path;
