@@ -38,6 +38,8 @@ export function createShellSlice<S extends ShellSlice>({ set, get, bridge }: Sli
       for (const notice of info.startupNotices) get().reportError({ code: notice.code, message: notice.message, retryable: false }, 'warning');
     },
     reportError(error, level = 'error') {
+      // The same failure reported by several views (e.g. every panel after a disconnect) is shown once.
+      if (get().banner.some((b) => b.error.code === error.code && b.error.message === error.message)) return;
       const entry: BannerEntry = { id: nextBannerId++, level, error };
       set((state) => ({ banner: [...state.banner.slice(-4), entry] }) as Partial<S>);
     },
