@@ -6,7 +6,7 @@ const error = { code: 'IPC_DISCONNECTED', message: 'Lost the connection.', retry
 
 describe('error banner state', () => {
   it('shows one entry for the same failure reported by several views', () => {
-    const store = createAppStore({} as AppBridge, 'en');
+    const store = createAppStore({ on: () => () => undefined } as unknown as AppBridge, 'en');
     store.getState().reportError(error);
     store.getState().reportError(error);
     store.getState().reportError({ ...error, code: 'CAD_DISCONNECTED' });
@@ -14,7 +14,7 @@ describe('error banner state', () => {
   });
 
   it('keeps only the five most recent distinct errors', () => {
-    const store = createAppStore({} as AppBridge, 'en');
+    const store = createAppStore({ on: () => () => undefined } as unknown as AppBridge, 'en');
     for (let i = 0; i < 8; i++) store.getState().reportError({ ...error, code: `E_${i}` });
     expect(store.getState().banner.map((b) => b.error.code)).toEqual(['E_3', 'E_4', 'E_5', 'E_6', 'E_7']);
   });
