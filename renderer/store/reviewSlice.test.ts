@@ -108,6 +108,36 @@ describe('review store slice', () => {
     expect(store.getState().banner.map((b) => b.error.code)).toEqual(['REVIEW_WRITE_FAILED']);
   });
 
+  it('keeps a failed frame picture on its card and shows one banner for the same error however many calls fail', async () => {
+    const lost = { code: 'IPC_DISCONNECTED', message: 'Lost the connection', retryable: true };
+    const fake = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ({ ok: false, error: lost }), reviewFrameImage: () => ({ ok: false, error: lost }), reviewGetRun: () => ({ ok: false, error: lost }) });
+    const store = createAppStore(fake.bridge, 'en');
+    await store.getState().initReview();
+    await Promise.all([store.getState().loadFrameImage('92', 'thumb'), store.getState().loadFrameImage('E9', 'thumb')]);
+    expect(store.getState().frameImages['thumb/92']).toEqual({ error: lost });
+    await store.getState().selectRun('run-1');
+    await store.getState().loadRuns();
+    expect(store.getState().banner.map((b) => b.error.code)).toEqual(['IPC_DISCONNECTED']);
+  });
+
+  it('keeps a failed first load on the Review screen (with a retry) instead of the banner', async () => {
+    const lost = { code: 'IPC_DISCONNECTED', message: 'Lost the connection', retryable: true };
+    let up = false;
+    const fake = fakeBridge({
+      reviewGetDrawing: () => ok(null),
+      reviewOpenSample: () => (up ? ok(drawing) : { ok: false, error: lost }),
+      reviewListRuns: () => ok({ runs: [] }),
+    });
+    const store = createAppStore(fake.bridge, 'en');
+    await store.getState().initReview();
+    expect(store.getState().startupError).toEqual(lost);
+    expect(store.getState().banner).toEqual([]);
+    up = true;
+    await store.getState().initReview();
+    expect(store.getState().startupError).toBeNull();
+    expect(store.getState().drawing).toEqual(drawing);
+  });
+
   it('follows the AutoCAD connection state pushed by the host', async () => {
     const fake = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
     const store = createAppStore(fake.bridge, 'en');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AppErrorData } from '../../shared/errors';
+import type { AppErrorData, Result } from '../../shared/errors';
 import type {
   cadConnectionViewSchema,
   drawingOverviewSchema,
@@ -52,11 +52,13 @@ export interface LoadedImage {
 /** The Review view: drawing source, runs, the selected run's frames/findings, and the write flow. */
 export interface ReviewSlice {
   reviewReady: boolean;
+  /** Why the automatic first load (current drawing or the sample, runs) failed; the view offers a retry. */
+  startupError: AppErrorData | null;
   drawing: DrawingOverview | null;
   drawingBusy: boolean;
   connection: CadConnectionView | null;
   /** Frame pictures by `frameImageKey(frameId, size)`. */
-  frameImages: Record<string, LoadedImage>;
+  frameImages: Record<string, LoadedImage | { error: AppErrorData }>;
   runs: RunSummary[];
   run: RunDetail | null;
   progress: ReviewProgressView | null;
@@ -108,6 +110,15 @@ const readError = (file: File): AppErrorData => ({ code: 'REVIEW_UPLOAD_UNREADAB
 export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
   let subscribed = false;
   const put = (partial: Partial<ReviewSlice>): void => set(partial as Partial<S>);
+  /** Reports a typed error unless the very same one is already in the banner (parallel loads fail together). */
+  const report = (error: AppErrorData): void => {
+    if (!get().banner.some((b) => b.error.code === error.code && b.error.message === error.message)) get().reportError(error);
+  };
+  const unwrap = <T>(result: Result<T>): T | undefined => {
+    if (result.ok) return result.value;
+    report(result.error);
+    return undefined;
+  };
   const withDrawing = async (open: () => Promise<DrawingOverview | undefined>): Promise<void> => {
     put({ drawingBusy: true });
     try {
@@ -122,13 +133,14 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     if (run.run.status !== 'running' && get().progress?.runId === run.run.id) put({ progress: null });
   };
   const refreshRun = async (runId: string): Promise<void> => {
-    const run = get().unwrap(await bridge.reviewGetRun({ runId }));
+    const run = unwrap(await bridge.reviewGetRun({ runId }));
     if (run && (get().run?.run.id ?? runId) === runId) put({ run });
     if (run) settleProgress(run);
   };
 
   return {
     reviewReady: false,
+    startupError: null,
     drawing: null,
     drawingBusy: false,
     connection: null,
@@ -157,52 +169,65 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
           void get().loadRuns();
           if (event.runId === get().run?.run.id) void refreshRun(event.runId);
           if (event.status !== 'running' && get().progress?.runId === event.runId) put({ progress: null });
-          if (event.error) get().reportError(event.error);
+          if (event.error) report(event.error);
         });
         bridge.on('cadConnection', (event) => put({ connection: event }));
       }
-      const current = await bridge.reviewGetDrawing({});
-      if (current.ok && current.value) put({ drawing: current.value, connection: current.value.connection });
-      else if (current.ok) await get().openSample();
-      else get().reportError(current.error);
-      await get().loadRuns();
-      put({ reviewReady: true });
+      // The automatic first load reports failures on the screen it was loading for (with a retry),
+      // not in the banner: the user did not ask for it and may already be elsewhere.
+      put({ startupError: null, drawingBusy: true });
+      try {
+        const current = await bridge.reviewGetDrawing({});
+        const opened = current.ok && current.value === null ? await bridge.reviewOpenSample({}) : current;
+        if (opened.ok && opened.value) put({ drawing: opened.value, frameImages: {}, connection: opened.value.connection });
+        const runs = await bridge.reviewListRuns({});
+        if (runs.ok) put({ runs: runs.value.runs });
+        const failed = [opened, runs].find((r) => !r.ok);
+        if (failed && !failed.ok) put({ startupError: failed.error });
+      } finally {
+        put({ reviewReady: true, drawingBusy: false });
+      }
     },
-    openSample: () => withDrawing(async () => get().unwrap(await bridge.reviewOpenSample({}))),
+    openSample: () => withDrawing(async () => unwrap(await bridge.reviewOpenSample({}))),
     async openDxfFile(file) {
       await withDrawing(async () => {
         let dataBase64: string;
         try {
           dataBase64 = await fileToBase64(file);
         } catch {
-          get().reportError(readError(file));
+          report(readError(file));
           return undefined;
         }
-        return get().unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }));
+        return unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }));
       });
     },
-    connectCad: (host, port) => withDrawing(async () => get().unwrap(await bridge.reviewConnectCad({ host, port }))),
-    refreshDrawing: () => withDrawing(async () => get().unwrap(await bridge.reviewRefreshDrawing({}))),
+    connectCad: (host, port) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port }))),
+    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({}))),
     async loadFrameImage(frameId, size) {
       const key = frameImageKey(frameId, size);
       if (get().frameImages[key]) return;
       const asked = get().drawing;
-      const image = get().unwrap(await bridge.reviewFrameImage({ frameId, maxEdge: FRAME_IMAGE_EDGE[size] }));
+      const result = await bridge.reviewFrameImage({ frameId, maxEdge: FRAME_IMAGE_EDGE[size] });
       // A picture of the drawing that was open when it was asked for, not of the one open now.
-      if (image && get().drawing === asked) put({ frameImages: { ...get().frameImages, [key]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
+      if (get().drawing !== asked) return;
+      // A picture that failed is shown failed on its card (one banner per frame would bury the screen).
+      const entry = result.ok
+        ? { url: `data:${result.value.mimeType};base64,${result.value.dataBase64}`, widthPx: result.value.widthPx, heightPx: result.value.heightPx }
+        : { error: result.error };
+      put({ frameImages: { ...get().frameImages, [key]: entry } });
     },
     async startReview(input) {
-      const started = get().unwrap(await bridge.reviewStart(input));
+      const started = unwrap(await bridge.reviewStart(input));
       if (!started) return;
       put({ progress: { runId: started.runId, phase: 'frames', done: 0, total: get().drawing?.frames.length ?? 0 } });
       await get().selectRun(started.runId);
       await get().loadRuns();
     },
     async cancelRun(runId) {
-      get().unwrap(await bridge.reviewCancel({ runId }));
+      unwrap(await bridge.reviewCancel({ runId }));
     },
     async resumeRun(runId) {
-      const resumed = get().unwrap(await bridge.reviewResume({ runId }));
+      const resumed = unwrap(await bridge.reviewResume({ runId }));
       if (!resumed) return;
       put({ progress: { runId, phase: 'frames', done: 0, total: 0 } });
       const drawing = await bridge.reviewGetDrawing({});
@@ -210,7 +235,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
       await get().selectRun(runId);
     },
     async loadRuns() {
-      const list = get().unwrap(await bridge.reviewListRuns({}));
+      const list = unwrap(await bridge.reviewListRuns({}));
       if (list) put({ runs: list.runs });
     },
     async selectRun(runId) {
@@ -219,7 +244,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
         put({ run: null, selectedFrameId: null });
         return;
       }
-      const run = get().unwrap(await bridge.reviewGetRun({ runId }));
+      const run = unwrap(await bridge.reviewGetRun({ runId }));
       if (!run) return;
       put({ run, runImages: get().run?.run.id === runId ? get().runImages : {}, selectedFrameId: run.frames[0]?.frame.id ?? null });
       settleProgress(run);
@@ -227,7 +252,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     async loadRunImage(file) {
       const run = get().run;
       if (!run || get().runImages[file]) return;
-      const image = get().unwrap(await bridge.reviewRunImage({ runId: run.run.id, file }));
+      const image = unwrap(await bridge.reviewRunImage({ runId: run.run.id, file }));
       if (image) put({ runImages: { ...get().runImages, [file]: { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx } } });
     },
     selectFrame: (frameId) => put({ selectedFrameId: frameId, movingFindingId: null }),
@@ -240,7 +265,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     async decide(findingId, decision) {
       const run = get().run;
       if (!run) return;
-      const updated = get().unwrap(await bridge.reviewDecide({ runId: run.run.id, findingId, decision }));
+      const updated = unwrap(await bridge.reviewDecide({ runId: run.run.id, findingId, decision }));
       if (updated) {
         const current = get().run;
         if (current?.run.id === run.run.id) put({ run: { ...current, findings: current.findings.map((f) => (f.id === updated.id ? updated : f)) }, movingFindingId: null });
@@ -249,7 +274,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     async previewWrite() {
       const run = get().run;
       if (!run) return;
-      const plan = get().unwrap(await bridge.reviewPreviewWrite({ runId: run.run.id }));
+      const plan = unwrap(await bridge.reviewPreviewWrite({ runId: run.run.id }));
       if (plan) put({ writePlan: plan, writeResult: null });
     },
     async confirmWrite() {
@@ -258,10 +283,10 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
       if (!run || !plan) return;
       put({ writing: true });
       try {
-        const result = get().unwrap(await bridge.reviewWriteApproved({ runId: run.run.id, payloadHashes: plan.items.map((i) => i.payloadHash) }));
+        const result = unwrap(await bridge.reviewWriteApproved({ runId: run.run.id, payloadHashes: plan.items.map((i) => i.payloadHash) }));
         if (result) {
           put({ writeResult: result, writePlan: null });
-          for (const failure of result.failed) get().reportError(failure.error);
+          for (const failure of result.failed) report(failure.error);
         }
         await refreshRun(run.run.id);
       } finally {

@@ -1,6 +1,8 @@
 /** Review view messages (drawing source, runs, findings, write-back). */
 export const reviewEn = {
   'review.loading': 'Opening the review workspace…',
+  'review.startupFailed': 'The drawing could not be loaded ({code}): {message}',
+  'review.retry': 'Try again',
   'review.source.title': 'Drawing',
   'review.source.kind.sample': 'Sample',
   'review.source.kind.dxf': 'DXF file',
@@ -29,6 +31,7 @@ export const reviewEn = {
   'review.drawing.frames': '{count} frame(s)',
   'review.drawing.missing': 'The backend lacks: {list} — the checklist items that need them are reported as not evaluated.',
   'review.drawing.rendering': 'Rendering…',
+  'review.drawing.pictureFailed': 'No picture ({code}): {message}',
   'review.drawing.layers': 'Layers ({count})',
   'review.drawing.tools': 'Tools offered by the backend ({count})',
   'review.layer.name': 'Layer',
@@ -154,6 +157,8 @@ export const reviewEn = {
 
 export const reviewZh: Record<keyof typeof reviewEn, string> = {
   'review.loading': '正在打开审图工作区…',
+  'review.startupFailed': '无法加载图纸（{code}）：{message}',
+  'review.retry': '重试',
   'review.source.title': '图纸',
   'review.source.kind.sample': '示例',
   'review.source.kind.dxf': 'DXF 文件',
@@ -182,6 +187,7 @@ export const reviewZh: Record<keyof typeof reviewEn, string> = {
   'review.drawing.frames': '{count} 个图框',
   'review.drawing.missing': '后端缺少：{list} —— 依赖这些能力的检查项将标记为未评估。',
   'review.drawing.rendering': '正在渲染…',
+  'review.drawing.pictureFailed': '无法生成图片（{code}）：{message}',
   'review.drawing.layers': '图层（{count}）',
   'review.drawing.tools': '后端提供的工具（{count}）',
   'review.layer.name': '图层',

@@ -18,7 +18,17 @@ function FrameCard({ frame, onOpen }: { frame: FrameInfo; onOpen: () => void }) 
   }, [frame.id, load]);
   return (
     <button type="button" className="frame-card" data-testid={`frame-card-${frame.id}`} onClick={onOpen}>
-      <div className="frame-thumb">{image ? <img src={image.url} alt={frame.label} /> : <span className="hint">{t('review.drawing.rendering')}</span>}</div>
+      <div className="frame-thumb">
+        {!image ? (
+          <span className="hint">{t('review.drawing.rendering')}</span>
+        ) : 'error' in image ? (
+          <span className="form-error" data-testid="frame-image-error" data-code={image.error.code}>
+            {t('review.drawing.pictureFailed', { code: image.error.code, message: image.error.message })}
+          </span>
+        ) : (
+          <img src={image.url} alt={frame.label} />
+        )}
+      </div>
       <div className="frame-card-text">
         <strong>{frame.titleBlock.title || frame.label}</strong>
         <span className="hint">
@@ -109,7 +119,13 @@ export function DrawingPanel() {
       </div>
       {enlarged && (
         <Modal title={enlarged.titleBlock.title || enlarged.label} onClose={() => setEnlarged(null)} wide testId="frame-enlarged">
-          {image ? <PanZoom src={image.url} widthPx={image.widthPx} heightPx={image.heightPx} alt={enlarged.label} className="panzoom-large" /> : <p className="hint">{t('review.drawing.rendering')}</p>}
+          {!image ? (
+            <p className="hint">{t('review.drawing.rendering')}</p>
+          ) : 'error' in image ? (
+            <p className="form-error">{t('review.drawing.pictureFailed', { code: image.error.code, message: image.error.message })}</p>
+          ) : (
+            <PanZoom src={image.url} widthPx={image.widthPx} heightPx={image.heightPx} alt={enlarged.label} className="panzoom-large" />
+          )}
           <dl className="title-block">
             {Object.entries(enlarged.titleBlock).map(([field, value]) => (
               <div key={field}>

@@ -16,6 +16,7 @@ export function ReviewView() {
   const ready = useApp((s) => s.reviewReady);
   const run = useApp((s) => s.run);
   const initReview = useApp((s) => s.initReview);
+  const startupError = useApp((s) => s.startupError);
   const openDxfFile = useApp((s) => s.openDxfFile);
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
@@ -47,7 +48,17 @@ export function ReviewView() {
         <NewReviewForm />
         <RunList />
       </aside>
-      <div className="review-main">{!ready ? <p className="hint">{t('review.loading')}</p> : run ? <RunView /> : <DrawingPanel />}</div>
+      <div className="review-main">
+        {startupError && (
+          <div className="card startup-error" data-testid="review-startup-error" data-code={startupError.code}>
+            <p className="form-error">{t('review.startupFailed', { code: startupError.code, message: startupError.message })}</p>
+            <button type="button" className="btn-ghost" onClick={() => void initReview()}>
+              {t('review.retry')}
+            </button>
+          </div>
+        )}
+        {!ready ? <p className="hint">{t('review.loading')}</p> : run ? <RunView /> : <DrawingPanel />}
+      </div>
       {dragging && <div className="drop-overlay">{t('review.source.dropNow')}</div>}
     </section>
   );
