@@ -1,13 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AppError } from '../../../shared/errors';
 import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend } from '../../features/cadlink/index';
 import {
   createFolderOutput,
   createSqliteReviewStore,
   newMeter,
-  parseChecklist,
   planReview,
   resumeReview,
   startReview,
@@ -21,7 +18,11 @@ import { createLlmGateway } from '../../platform/llm/index';
 import type { Logger } from '../../platform/log/types';
 import type { SettingsService } from '../../platform/settings/settingsService';
 import { createPlatformRuntime } from '../composition/platformRuntime';
+import { findBundledResource } from '../composition/bundledResources';
+import { loadChecklistFile } from '../composition/reviewRuns';
 import { AUTOCAD_CAPABILITIES, clientDrawingPort, DXF_CAPABILITIES, readOnlyProviderSource } from '../composition/reviewSources';
+
+const DEFAULT_CHECKLIST = 'resources/checklist/review_checklist.json';
 import packageJson from '../../../package.json';
 
 /** Parsed `cadsight review` options. */
@@ -84,25 +85,10 @@ export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
   return options;
 }
 
-/** Walks up from this module to the folder holding resources/ (source tree and dist/node bundle). */
-function resourcesRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(path.join(dir, 'resources/checklist/review_checklist.json'))) return dir;
-    dir = path.dirname(dir);
-  }
-  throw new AppError('REVIEW_CHECKLIST_INVALID', 'The default checklist resources/checklist/review_checklist.json is missing from this installation.');
-}
-
 function loadChecklist(file: string | null) {
-  const target = file ?? path.join(resourcesRoot(), 'resources/checklist/review_checklist.json');
-  let text: string;
-  try {
-    text = readFileSync(target, 'utf8');
-  } catch (error) {
-    throw new AppError('REVIEW_CHECKLIST_INVALID', `Cannot read checklist ${target}: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`, { data: { path: '$' } });
-  }
-  return parseChecklist(text, target);
+  const target = file ?? findBundledResource(import.meta.url, DEFAULT_CHECKLIST);
+  if (target === null) throw new AppError('REVIEW_CHECKLIST_INVALID', `The default checklist ${DEFAULT_CHECKLIST} is missing from this installation.`);
+  return loadChecklistFile(target);
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findBundledResource } from './bundledResources';
 import { AppError } from '../../../shared/errors';
 import type { IpcEvents } from '../../../shared/ipc/channels';
 import {
@@ -67,16 +67,7 @@ const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').upda
  * parent holds the extraResources folder) to the folder that contains resources/examples/cdsl.
  */
 export function findBundledExamples(moduleUrl: string | URL): string | null {
-  let dir = path.dirname(fileURLToPath(moduleUrl));
-  for (let depth = 0; depth < 6; depth += 1) {
-    for (const candidate of [path.join(dir, 'resources/examples/cdsl'), path.join(dir, 'resources/resources/examples/cdsl')]) {
-      if (existsSync(candidate)) return candidate;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return null;
+  return findBundledResource(moduleUrl, 'resources/examples/cdsl');
 }
 
 function parseJsonText(text: string, source: 'document' | 'claims'): unknown {

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findBundledResource } from './bundledResources';
 import type { IpcEvents } from '../../../shared/ipc/channels';
 import type { reviewChannels } from '../../../shared/ipc/contracts/review';
 import { AppError } from '../../../shared/errors';
@@ -21,21 +20,6 @@ const FRAME_IMAGE_EDGE = 1600;
 const LLM_TOOL_CALLS_PER_FRAME = 8;
 const LLM_REASKS = 2;
 
-/**
- * The first `relative` path found under this module's folder or one of its parents (source tree,
- * dist/node bundle and packaged app keep resources/ at different depths); null when absent.
- */
-export function findBundledResource(moduleUrl: string | URL, relative: string): string | null {
-  let dir = path.dirname(fileURLToPath(moduleUrl));
-  for (let depth = 0; depth < 6; depth += 1) {
-    const candidate = path.join(dir, relative);
-    if (existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return null;
-}
 
 export interface ReviewWorkspaceOptions {
   events: EventBus<IpcEvents>;
