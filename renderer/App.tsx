@@ -2,13 +2,12 @@ import { useEffect, type ReactNode } from 'react';
 import { AppShell } from './shell/AppShell';
 import { useApp } from './store/StoreContext';
 import type { ViewId } from './store/types';
-import { ComingSoon } from './views/placeholder/ComingSoon';
 import { SettingsView } from './views/settings/SettingsView';
 import { GenerateView } from './views/generate/GenerateView';
 import { ReviewView } from './views/review/ReviewView';
 import { ImagesView } from './views/images/ImagesView';
 
-/** Each area's root view. A slice replaces its ComingSoon panel when it lands. */
+/** Each area's root view. */
 const views: Record<ViewId, () => ReactNode> = {
   images: () => <ImagesView />,
   review: () => <ReviewView />,
