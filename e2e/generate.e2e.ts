@@ -1,28 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshotPath } from './support/browser';
-import { startHost, type RunningHost } from './support/host';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from './support/browser';
+import { useBrowserJourney } from './support/journey';
 
-let browser: Browser;
-const hosts: RunningHost[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.stop()));
-});
+const journey = useBrowserJourney();
 
 async function openGenerate(): Promise<Page> {
-  const host = await startHost();
-  hosts.push(host);
-  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  const host = await journey.host();
+  const page = await journey.browser().newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
   await page.goto(host.url);
   await page.getByTestId('nav-generate').click();
   await page.getByTestId('generate-view').waitFor();

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedProvider, type ScriptedProvider } from '../electron/testSupport/scriptedProvider/index';
 import { countImageParts } from '../electron/testSupport/visionFixtures/harness';
 import { lineArtPng, solidPng } from '../electron/testSupport/visionFixtures/images';
 import { spawnVisionServer, textJson } from '../electron/testSupport/visionFixtures/mcpClient';
-import { launchChromium, screenshotPath } from './support/browser';
-import { startHost, type RunningHost } from './support/host';
+import { screenshotPath } from './support/browser';
+import { useBrowserJourney } from './support/journey';
 
 const KEY = `sk-images-e2e-${Date.now().toString(36)}`;
 const REPLIES = [
@@ -17,28 +17,23 @@ const REPLIES = [
   'The selected region contains several crossing lines and part of a circle.',
 ];
 
-let browser: Browser;
+const journey = useBrowserJourney();
 let workDir: string;
-const hosts: RunningHost[] = [];
 const providers: ScriptedProvider[] = [];
 
-beforeAll(async () => {
-  browser = await launchChromium();
+beforeAll(() => {
   workDir = mkdtempSync(path.join(tmpdir(), 'cadsight-images-e2e-'));
 });
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.stop()));
   await Promise.all(providers.splice(0).map((p) => p.close()));
 });
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
 async function openApp(env: Record<string, string> = {}, dataDir?: string): Promise<Page> {
-  const host = await startHost({ env, ...(dataDir ? { dataDir } : {}) });
-  hosts.push(host);
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const host = await journey.host({ env, ...(dataDir ? { dataDir } : {}) });
+  const page = await journey.browser().newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(host.url);
   return page;
 }
@@ -189,7 +184,7 @@ describe('Images view journey', () => {
       await page.screenshot({ path: screenshotPath('images-mcp-session') });
       await page.close();
     } finally {
-      await Promise.all(hosts.splice(0).map((h) => h.stop()));
+      await journey.stopHosts();
       await server.close();
     }
   });

@@ -1,32 +1,21 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshotPath } from './support/browser';
-import { startHost, type RunningHost } from './support/host';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from './support/browser';
+import type { RunningHost } from './support/host';
+import { useBrowserJourney } from './support/journey';
 import { startScriptedProvider } from '../electron/testSupport/scriptedProvider';
 import { openDxfBackend, startJsonRpcLineServer } from '../electron/features/cadlink/index';
 
-let browser: Browser;
-const hosts: RunningHost[] = [];
+const journey = useBrowserJourney();
 /** The host shares two cores with other work: wait generously for UI state, never for a fixed time. */
 const POLL = { timeout: 30_000 };
 const SLOW = { timeout: 90_000 };
 const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.stop()));
-});
-
 async function openApp(env?: Record<string, string>): Promise<{ host: RunningHost; page: Page }> {
-  const host = await startHost(env ? { env } : {});
-  hosts.push(host);
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const host = await journey.host(env ? { env } : {});
+  const page = await journey.browser().newPage({ viewport: { width: 1600, height: 1000 } });
   await page.goto(host.url);
   return { host, page };
 }

@@ -1,32 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshotPath } from './support/browser';
-import { startHost, tempDataDir, type RunningHost } from './support/host';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from './support/browser';
+import { tempDataDir } from './support/host';
+import { useBrowserJourney } from './support/journey';
 
-let browser: Browser;
-const hosts: RunningHost[] = [];
-
-async function host(options?: Parameters<typeof startHost>[0]): Promise<RunningHost> {
-  const h = await startHost(options);
-  hosts.push(h);
-  return h;
-}
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.stop()));
-});
+const journey = useBrowserJourney();
 
 describe('browser mode shell', () => {
   it('prints exactly one ready line on stdout and serves the shell with the token', async () => {
-    const h = await host();
+    const h = await journey.host();
     expect(h.stdoutLines).toHaveLength(1);
-    const page = await browser.newPage();
+    const page = await journey.browser().newPage();
     await page.goto(h.url);
     await expect.poll(() => page.getByTestId('status-transport').textContent()).toBe('Browser mode');
     for (const area of ['images', 'review', 'generate', 'settings'] as const) {
@@ -38,7 +21,7 @@ describe('browser mode shell', () => {
   });
 
   it('refuses the page, the assets and the IPC socket without the right token', async () => {
-    const h = await host();
+    const h = await journey.host();
     const noToken = await fetch(`${h.origin}/`);
     expect(noToken.status).toBe(403);
     const wrongToken = await fetch(`${h.origin}/?token=${'0'.repeat(64)}`);
@@ -46,7 +29,7 @@ describe('browser mode shell', () => {
     const asset = await fetch(`${h.origin}/index.html`);
     expect(asset.status).toBe(403);
 
-    const page = await browser.newPage();
+    const page = await journey.browser().newPage();
     const response = await page.goto(`${h.origin}/?token=deadbeef`);
     expect(response?.status()).toBe(403);
     expect(await page.textContent('body')).toContain('missing or wrong access token');
@@ -65,8 +48,8 @@ describe('browser mode shell', () => {
 
   it('keeps a provider added in Settings across a restart of the host', async () => {
     const dataDir = tempDataDir();
-    const first = await host({ dataDir });
-    const page = await browser.newPage();
+    const first = await journey.host({ dataDir });
+    const page = await journey.browser().newPage();
     await page.goto(first.url);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('provider-add').click();
@@ -77,7 +60,7 @@ describe('browser mode shell', () => {
     await page.screenshot({ path: screenshotPath('settings-provider-added') });
     await first.stop();
 
-    const second = await host({ dataDir });
+    const second = await journey.host({ dataDir });
     await page.goto(second.url);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('provider-deepseek').waitFor();
@@ -88,8 +71,8 @@ describe('browser mode shell', () => {
 
   it('switches the interface to Simplified Chinese and keeps that choice', async () => {
     const dataDir = tempDataDir();
-    const h = await host({ dataDir });
-    const page = await browser.newPage();
+    const h = await journey.host({ dataDir });
+    const page = await journey.browser().newPage();
     await page.goto(h.url);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('locale-zh-CN').click();
@@ -101,8 +84,8 @@ describe('browser mode shell', () => {
   });
 
   it('shows a typed error in the banner when the host goes away', async () => {
-    const h = await host();
-    const page = await browser.newPage();
+    const h = await journey.host();
+    const page = await journey.browser().newPage();
     await page.goto(h.url);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('settings-view').waitFor();
