@@ -194,16 +194,10 @@ describe('cadsight review --cad over real TCP', () => {
 describe('cadsight review with a configured reviewer model', () => {
   it('runs the LLM items through the model and merges its findings into the same report', async () => {
     const { startScriptedProvider } = await import('../../testSupport/scriptedProvider');
+    const { overlapReviewer } = await import('../../testSupport/reviewScripts/overlapReviewer');
     const { createPlatformRuntime } = await import('../composition/platformRuntime');
     const provider = await startScriptedProvider({
-      script: (request) => {
-        const frameId = /frameId \\"([^\\"]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '';
-        const findings =
-          frameId === 'E9'
-            ? [{ checklistItemId: 'LLM-002', message: '注释与尺寸线重叠', location: { kind: 'point', x: 600, y: 150 }, evidenceRefs: ['screenshot:E9/overview'], annotationText: '注释重叠' }]
-            : [];
-        return { toolCall: { name: 'submit_findings', arguments: { frameId, findings } } };
-      },
+      script: overlapReviewer,
     });
     try {
       const runtime = createPlatformRuntime({ env: process.env, systemLocale: 'zh-CN', logName: 'test.log' });

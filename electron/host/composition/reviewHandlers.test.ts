@@ -11,6 +11,7 @@ import { openDxfBackend, startJsonRpcLineServer } from '../../features/cadlink/i
 import { createEventBus } from '../../platform/events/eventBus';
 import { createIpcRouter } from '../../platform/ipc/router';
 import { startScriptedProvider } from '../../testSupport/scriptedProvider';
+import { overlapReviewer } from '../../testSupport/reviewScripts/overlapReviewer';
 import { createPlatformRuntime, type PlatformRuntime } from './platformRuntime';
 import { createReviewHandlers, createReviewWorkspace, type ReviewWorkspace } from './reviewHandlers';
 import { pngSize } from './reviewOverview';
@@ -238,14 +239,7 @@ describe('review handlers on the bundled sample drawing', () => {
 describe('LLM review with the reviewer model from Settings', () => {
   it('runs the LLM checklist items through the model and shows its findings next to the rule findings', async () => {
     const provider = await startScriptedProvider({
-      script: (request) => {
-        const frameId = /frameId \\"([^\\"]+)\\"/.exec(JSON.stringify(request.body))?.[1] ?? '';
-        const findings =
-          frameId === 'E9'
-            ? [{ checklistItemId: 'LLM-002', message: '注释与尺寸线重叠', location: { kind: 'point', x: 600, y: 150 }, evidenceRefs: ['screenshot:E9/overview'], annotationText: '注释重叠' }]
-            : [];
-        return { toolCall: { name: 'submit_findings', arguments: { frameId, findings } } };
-      },
+      script: overlapReviewer,
     });
     cleanups.push(() => provider.close());
     const app = startApp(tempDir());
