@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startRecordingPeer } from '../testSupport/cadPeers/recordingPeer';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startJsonRpcLineServer, type JsonRpcLineServer } from '../features/cadlink/index';
-import { createRecordingToolProvider, type RecordingToolProvider } from '../testSupport/cadPeers/testToolProvider';
+import { startJsonRpcLineServer } from '../features/cadlink/index';
+import { createRecordingToolProvider } from '../testSupport/cadPeers/testToolProvider';
 
 // The bridge is driven as a user's MCP client drives it: the official SDK client over stdio,
 // spawning the bundled binary, against a cad_mcp_frame-compatible peer on real TCP.
@@ -14,12 +15,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startPeer(port = 0): Promise<{ server: JsonRpcLineServer; provider: RecordingToolProvider }> {
-  const provider = createRecordingToolProvider();
-  const server = await startJsonRpcLineServer({ port, handler: provider });
-  cleanups.push(() => server.close());
-  return { server, provider };
-}
+const startPeer = (port = 0) => startRecordingPeer((close) => cleanups.push(close), port);
 
 async function startBridge(port: number, extraArgs: string[] = []): Promise<Client> {
   const transport = new StdioClientTransport({

@@ -1,21 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startRecordingPeer } from '../../../../testSupport/cadPeers/recordingPeer';
 import { createCadClient, type CadClient } from '../../application/cadClient';
 import { createToolPolicy, type ToolPolicy } from '../../domain/policy/toolPolicy';
-import { startJsonRpcLineServer, type JsonRpcLineServer } from './jsonRpcLineServer';
 import { connectTcpSocket, createSystemClock } from './tcpSocket';
-import { createRecordingToolProvider, type RecordingToolProvider } from '../../../../testSupport/cadPeers/testToolProvider';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startPeer(port = 0): Promise<{ server: JsonRpcLineServer; provider: RecordingToolProvider }> {
-  const provider = createRecordingToolProvider();
-  const server = await startJsonRpcLineServer({ port, handler: provider });
-  cleanups.push(() => server.close());
-  return { server, provider };
-}
+const startPeer = (port = 0) => startRecordingPeer((close) => cleanups.push(close), port);
 
 function clientFor(port: number, policy: ToolPolicy = createToolPolicy({ mode: 'read-write' }), requestTimeoutMs = 5000): CadClient {
   const client = createCadClient({
