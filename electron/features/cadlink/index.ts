@@ -41,14 +41,13 @@ export { verifyConformance, formatConformanceTable } from './application/verifyC
 export type { ConformanceReport, ConformanceRow, VerifyConformanceOptions } from './application/verifyConformance';
 export { CONFORMANCE_CHECKS } from './application/conformanceChecks';
 export type { ConformanceCheck } from './application/conformanceChecks';
-// Embedded DXF backend (serves a DXF file over the same tool surface as the AutoCAD plugin).
+// Embedded DXF backend: serves a drawing of the drawing slice over the same tool surface as the
+// AutoCAD plugin.
 export { openDxfBackend } from './adapters/dxfFile/openDxfBackend';
 export { createConfinedSaveLocator } from './adapters/savePolicy/confinedSavePath';
 export type { SavePolicy } from './adapters/savePolicy/confinedSavePath';
-export { openDxfFile } from './adapters/dxfFile/openDxfFile';
-export type { OpenedDxf } from './adapters/dxfFile/openDxfFile';
 export { createDxfToolProvider } from './application/dxfBackend/dxfToolProvider';
-export type { DxfBackendDeps, DxfDrawingSink, DxfSaveLocator, DxfScreenshotRenderer } from './application/dxfBackend/session';
+export type { DxfBackendDeps, DxfDrawingSink, DxfSaveLocator } from './application/dxfBackend/session';
 export { createCadBridgeHandlers, describeFailure } from './application/cadBridgeHandlers';
 export type { CadBridgeDeps, CadBridgeHandlers } from './application/cadBridgeHandlers';
 export { parseCadBridgeConfig, CAD_BRIDGE_USAGE, DEFAULT_MAX_RESULT_BYTES } from './application/cadBridgeConfig';

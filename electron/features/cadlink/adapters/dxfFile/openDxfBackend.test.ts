@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ToolResult } from '../../domain/protocol/mcpTools';
 import { openDxfBackend } from './openDxfBackend';
-import { parseDxfBytes } from './openDxfFile';
+import { parseDxfBytes } from '../../../drawing';
 
 const FIXTURES = path.resolve('electron/testSupport/fixtures/dxf');
 const fixture = (name: string): string => path.join(FIXTURES, name);

@@ -1,10 +1,9 @@
 import { createDxfToolProvider } from '../../application/dxfBackend/dxfToolProvider';
 import type { DxfSession } from '../../application/dxfBackend/session';
 import type { ToolProvider } from '../../ports/toolProvider';
-import { createResvgDxfRenderer } from '../dxfRender/resvgRenderer';
+import { createResvgDxfRenderer, openDxfFile } from '../../../drawing';
 import { createConfinedSaveLocator, type SavePolicy } from '../savePolicy/confinedSavePath';
 import { createDxfFileSink } from './dxfFileSink';
-import { openDxfFile } from './openDxfFile';
 
 /**
  * Opens a DXF file and returns the embedded backend serving it (resvg screenshots, saves in the

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { framesInBox } from '../../../domain/dxf/frames';
-import { boxJson, r6 } from '../../../domain/dxf/queries';
+import { framesInBox, boxJson, r6 } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 export const findFramesTool = defineTool({
