@@ -55,6 +55,7 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
     drawings,
     runsDir: path.join(platform.layout.root, 'reviews'),
     defaultChecklist: path.join(resources, CHECKLIST),
+    allowedRoots: () => platform.settings.effective().settings.allowedRoots,
     locale: () => platform.settings.getSettings().locale,
     generatorVersion: options.version,
     now,
