@@ -211,15 +211,66 @@ describe('cadsight review with a configured reviewer model', () => {
       expect(report.options.llm).toBe(true);
       expect(report.notEvaluated).toEqual([]);
       expect(report.findings.filter((f) => f.source === 'llm').map((f) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
-      expect(provider.requests).toHaveLength(3);
+      expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
 
       // --no-llm keeps it rules-only even with a configured model.
       const rules = path.join(dir, 'rules');
       await reviewCommand.run([sample, '--out', rules, '--no-llm']);
       expect(readReport(rules).options.llm).toBe(false);
-      expect(provider.requests).toHaveLength(3);
+      expect(provider.requests).toHaveLength(1 + 3);
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe('cadsight review with a reviewer model that fails', () => {
+  const failures = [
+    { name: 'answers HTTP 500', step: { error: { status: 500, body: { error: { message: 'upstream exploded' } } } } },
+    { name: 'stays rate-limited (429) past the retry budget', step: { error: { status: 429, retryAfter: 0, body: { error: { message: 'slow down' } } } } },
+    { name: 'hangs past the request timeout', step: { delayMs: 8_000, text: 'too late' } },
+  ] as const;
+
+  for (const failure of failures) {
+    it(`keeps every rule finding and exits above the rules-only code when the model ${failure.name}`, async () => {
+      const { startScriptedProvider } = await import('../../testSupport/scriptedProvider');
+      const { createPlatformRuntime } = await import('../composition/platformRuntime');
+      const provider = await startScriptedProvider({ script: () => failure.step });
+      vi.stubEnv('CADSIGHT_LLM_TIMEOUT_MS', '1000');
+      try {
+        const rulesOut = path.join(dir, 'rules');
+        const rulesCode = await reviewCommand.run([sample, '--out', rulesOut, '--no-llm']);
+        expect(rulesCode).toBe(1);
+        const runtime = createPlatformRuntime({ env: process.env, systemLocale: 'zh-CN', logName: 'test.log' });
+        runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+        runtime.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
+        runtime.close();
+
+        const out = path.join(dir, 'failing');
+        const code = await reviewCommand.run([sample, '--out', out, '--concurrency', '2']);
+        expect(code).toBe(4);
+        expect(code).toBeGreaterThan(rulesCode);
+        const report = readReport(out);
+        expect(report.frames.map((f) => [f.status, f.error?.code])).toEqual(report.frames.map(() => ['llm_failed', 'LLM_TRANSPORT_UNAVAILABLE']));
+        expect(planted(report)).toEqual(planted(readReport(rulesOut)));
+        expect(report.summary).toMatchObject({ hasBlocking: true, llmFailedFrames: 3 });
+        expect(report.notEvaluated.map((n) => n.checklistItemId)).toEqual(['LLM-001', 'LLM-002', 'LLM-003', 'LLM-004', 'LLM-005']);
+        expect(report.notEvaluated.every((n) => n.frameIds?.length === 3)).toBe(true);
+        const markdown = readFileSync(path.join(out, 'report.md'), 'utf8');
+        expect(markdown).toContain('AI 审查未能运行，本图框只有规则审查结果');
+        expect(markdown).not.toContain('未发现问题。');
+      } finally {
+        await provider.close();
+      }
+    }, 30_000);
+  }
+
+  it('exits 3, not 0, when the drawing is clean for the rules and the AI step failed', async () => {
+    const { reviewExitCode } = await import('./review');
+    const summary = { total: 0, bySeverity: { blocking: 0, major: 0, minor: 0, info: 0 }, hasBlocking: false, frames: 1, failedFrames: 0, llmFailedFrames: 1 };
+    const report = { summary } as unknown as ReviewReport;
+    expect(reviewExitCode({ runId: 'r', status: 'completed', report: { ...report, summary: { ...summary, llmFailedFrames: 0 } } })).toBe(0);
+    expect(reviewExitCode({ runId: 'r', status: 'completed_with_errors', report })).toBe(3);
+    expect(reviewExitCode({ runId: 'r', status: 'cancelled' })).toBe(2);
   });
 });

@@ -55,7 +55,7 @@ export interface LlmFrameResult {
   usage: Partial<RunUsage>;
 }
 
-const submitTool: LlmToolDefinition = {
+export const submitTool: LlmToolDefinition = {
   name: SUBMIT_TOOL,
   description: 'Submit the findings for this frame (an empty list when there is nothing to report). The only way to report findings.',
   parameters: z.toJSONSchema(submissionSchema) as Record<string, unknown>,

@@ -14,7 +14,9 @@ export type SeverityCounts = Record<Severity, number>;
 export const frameReportSchema = z
   .object({
     frame: frameSchema,
-    status: z.enum(['done', 'failed']),
+    /** `llm_failed`: the rules ran (their findings are in the report), the AI step did not. */
+    status: z.enum(['done', 'llm_failed', 'failed']),
+    /** Why the frame failed or its AI step did not run (typed error); null when done. */
     error: appErrorSchema.nullable(),
     evidence: evidenceSummarySchema.nullable(),
     screenshots: z.array(screenshotRefSchema),
@@ -33,12 +35,29 @@ export const reportSchema = z
     checklist: z.object({ id: z.string(), version: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
     options: z.object({ llm: z.boolean(), locale: z.enum(['zh-CN', 'en']), frames: z.array(z.string()).nullable() }).strict(),
     summary: z
-      .object({ total: z.number().int().min(0), bySeverity: severityCountsSchema, hasBlocking: z.boolean(), frames: z.number().int().min(0), failedFrames: z.number().int().min(0) })
+      .object({
+        total: z.number().int().min(0),
+        bySeverity: severityCountsSchema,
+        hasBlocking: z.boolean(),
+        frames: z.number().int().min(0),
+        failedFrames: z.number().int().min(0),
+        /** Frames whose AI step was asked for and did not run. */
+        llmFailedFrames: z.number().int().min(0),
+      })
       .strict(),
     frames: z.array(frameReportSchema),
     findings: z.array(findingSchema),
     /** Checklist items that were not evaluated in this run, with the reason (e.g. LLM off). */
-    notEvaluated: z.array(z.object({ checklistItemId: z.string(), reason: z.string() }).strict()),
+    notEvaluated: z.array(
+      z
+        .object({
+          checklistItemId: z.string(),
+          reason: z.string(),
+          /** The frames it did not run on; absent when it ran on none. */
+          frameIds: z.array(z.string()).optional(),
+        })
+        .strict(),
+    ),
   })
   .strict();
 export type ReviewReport = z.infer<typeof reportSchema>;
