@@ -274,3 +274,17 @@ describe('cadsight review with a reviewer model that fails', () => {
     expect(reviewExitCode({ runId: 'r', status: 'cancelled' })).toBe(2);
   });
 });
+
+describe('DIM-001 on a drawing written without stored measurements', () => {
+  it.skipIf(!hasEzdxf)('flags exactly the displayed values that disagree with the geometry, for every dimension kind', async () => {
+    const file = path.join(dir, 'dims.dxf');
+    const generator = path.join(repoRoot, 'electron/testSupport/fixtures/dxf/generate_dims_without_measurement.py');
+    const expected = JSON.parse(execFileSync('/usr/bin/python3', [generator, file], { encoding: 'utf8' })) as Record<string, { flagged: boolean }>;
+    const out = path.join(dir, 'dims');
+    expect(await reviewCommand.run([file, '--out', out, '--no-llm', '--lang', 'en'])).toBe(1);
+    const flagged = readReport(out).findings.filter((f) => f.checklistItemId === 'DIM-001').flatMap((f) => f.evidenceRefs.filter((r) => r.startsWith('entity:')).map((r) => r.slice(7)));
+    const want = Object.entries(expected).filter(([, e]) => e.flagged).map(([handle]) => handle);
+    expect(flagged.sort()).toEqual(want.sort());
+    expect(want.length).toBeGreaterThanOrEqual(6);
+  });
+});

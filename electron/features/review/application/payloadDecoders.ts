@@ -102,7 +102,11 @@ const dimensionsPayload = z.object({
       .object({
         handle,
         layer: z.string(),
+        dimType: z.string().nullable().optional(),
         measurement: z.number().nullable().optional(),
+        measured: z.number().nullable().optional(),
+        display: z.object({ linearFactor: z.number(), decimals: z.number().int(), roundTo: z.number().min(0), suppressTrailingZeros: z.boolean() }).loose().nullable().optional(),
+        blockText: z.string().nullable().optional(),
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
@@ -117,7 +121,18 @@ export function decodeDimensions(tool: string, payload: unknown): { dimensions: 
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
-      return { handle: d.handle, layer: d.layer, measurement: d.measurement ?? null, textOverride: d.textOverride ?? null, position: at ? at : null };
+      const display = d.display ? { linearFactor: d.display.linearFactor, decimals: d.display.decimals, roundTo: d.display.roundTo, suppressTrailingZeros: d.display.suppressTrailingZeros } : null;
+      return {
+        handle: d.handle,
+        layer: d.layer,
+        dimType: d.dimType ?? null,
+        measurement: d.measurement ?? null,
+        measured: d.measured ?? null,
+        display,
+        blockText: d.blockText ?? null,
+        textOverride: d.textOverride ?? null,
+        position: at ? at : null,
+      };
     }),
     total: page.total,
   };

@@ -44,8 +44,11 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
   z
     .object({
       rule: z.literal('dimension_override'),
-      relativeTolerance: z.number().min(0).max(0.5),
-      absoluteTolerance: z.number().min(0),
+      /**
+       * Slack added to half a unit of the displayed precision (float noise), in display units.
+       * The tolerance itself follows the precision the text is written with.
+       */
+      absoluteTolerance: z.number().min(0).max(1),
     })
     .strict(),
   z.object({ rule: z.literal('title_block_fields'), requiredFields: z.array(titleFieldSchema).min(1).max(7) }).strict(),
