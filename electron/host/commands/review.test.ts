@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -286,5 +286,42 @@ describe('DIM-001 on a drawing written without stored measurements', () => {
     const want = Object.entries(expected).filter(([, e]) => e.flagged).map(([handle]) => handle);
     expect(flagged.sort()).toEqual(want.sort());
     expect(want.length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('a drawing without handles', () => {
+  /** An R12-style ENTITIES-only DXF without group 5, as recovered and hand-written files are. */
+  function handlelessDxf(): string {
+    const tags: (string | number)[] = [0, 'SECTION', 2, 'ENTITIES'];
+    for (let i = 0; i < 20; i++) tags.push(0, 'LINE', 8, 'GEOM', 10, 10 * i, 20, 5, 11, 10 * i, 21, 5);
+    for (let i = 0; i < 3; i++) tags.push(0, 'LINE', 8, 'GEOM', 10, 0, 20, 50, 11, 100, 21, 50);
+    tags.push(0, 'ENDSEC', 0, 'EOF');
+    const file = path.join(dir, 'no-handles.dxf');
+    writeFileSync(file, `${tags.join('\n')}\n`);
+    return file;
+  }
+
+  it('reports one finding per detector hit, identified by geometry fingerprints, with readable messages', async () => {
+    const file = handlelessDxf();
+    const { source } = await openDxfReviewEndpoints(file);
+    const detector = JSON.parse((await source.callTool('find_zero_length', {})).content.map((c) => (c.type === 'text' ? c.text : '')).join(''));
+    const out = path.join(dir, 'no-handles');
+    await reviewCommand.run([file, '--out', out, '--no-llm']);
+    const findings = readReport(out).findings;
+    const zero = findings.filter((f) => f.checklistItemId === 'GEO-001');
+    expect(zero).toHaveLength(detector.entities.length);
+    expect(zero).toHaveLength(20);
+    expect(new Set(zero.map((f) => f.id)).size).toBe(20);
+    const duplicates = findings.filter((f) => f.checklistItemId === 'GEO-002');
+    expect(duplicates).toHaveLength(1);
+    expect(duplicates[0]!.evidenceRefs.filter((r) => r.startsWith('entity:fp:'))).toHaveLength(3);
+    for (const f of findings) {
+      expect(f.message).not.toMatch(/句柄\s+[）)、]|handle\s+[),]/);
+      expect(f.evidenceRefs).not.toContain('entity:');
+    }
+    // A re-run gives the same ids.
+    const again = path.join(dir, 'no-handles-2');
+    await reviewCommand.run([file, '--out', again, '--no-llm']);
+    expect(readReport(again).findings.map((f) => f.id)).toEqual(findings.map((f) => f.id));
   });
 });

@@ -4,6 +4,8 @@ import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/fram
 import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
 import { badResult } from './toolCalls';
+import { entityKeyer } from '../domain/entityKey';
+import { bboxCenter } from '../domain/geometry';
 
 /**
  * Decoders from backend JSON payloads (find_frames, get_texts, ...) to domain evidence. This is
@@ -80,8 +82,9 @@ const pagedEntities = z.object({
 /** get_entities page → summaries plus the backend's total (for paging). */
 export function decodeEntities(tool: string, payload: unknown): { entities: EntitySummary[]; total: number | undefined } {
   const page = decode(tool, pagedEntities, payload);
+  const key = entityKeyer();
   return {
-    entities: page.entities.map((e) => ({ handle: e.handle, type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
+    entities: page.entities.map((e) => ({ handle: key(e.handle, e.type, e.bbox ? bboxCenter(e.bbox) : undefined), type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
     total: page.total,
   };
 }
@@ -93,7 +96,8 @@ const textsPayload = z.object({
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
-  return { texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
+  const key = entityKeyer();
+  return { texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
 }
 
 const dimensionsPayload = z.object({
@@ -118,12 +122,13 @@ const dimensionsPayload = z.object({
 
 export function decodeDimensions(tool: string, payload: unknown): { dimensions: DimensionItem[]; total: number | undefined } {
   const page = decode(tool, dimensionsPayload, payload);
+  const key = entityKeyer();
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
       const display = d.display ? { linearFactor: d.display.linearFactor, decimals: d.display.decimals, roundTo: d.display.roundTo, suppressTrailingZeros: d.display.suppressTrailingZeros } : null;
       return {
-        handle: d.handle,
+        handle: key(d.handle, 'DIMENSION', at ?? undefined),
         layer: d.layer,
         dimType: d.dimType ?? null,
         measurement: d.measurement ?? null,
@@ -149,9 +154,10 @@ function locationOf(e: { at?: Point | null | undefined; bbox?: BBox | null | und
 
 /** find_zero_length → hits; an entity the backend cannot place is skipped (it cannot be annotated). */
 export function decodeZeroLength(tool: string, payload: unknown): DetectorHit[] {
+  const key = entityKeyer();
   return decode(tool, zeroLengthPayload, payload).entities.flatMap((e) => {
     const location = locationOf(e);
-    return location ? [{ handle: e.handle, type: e.type, location }] : [];
+    return location ? [{ handle: key(e.handle, e.type, location), type: e.type, location }] : [];
   });
 }
 
@@ -160,9 +166,10 @@ const duplicatesPayload = z.object({
 });
 
 export function decodeDuplicates(tool: string, payload: unknown): DuplicateGroup[] {
+  const key = entityKeyer();
   return decode(tool, duplicatesPayload, payload).groups.flatMap((g) => {
     const location = locationOf(g);
-    return location ? [{ handles: g.handles, type: g.type, location }] : [];
+    return location ? [{ handles: g.handles.map((h) => key(h, g.type, location)), type: g.type, location }] : [];
   });
 }
 

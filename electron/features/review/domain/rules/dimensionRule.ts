@@ -51,12 +51,13 @@ function expectedReadings(dim: DimensionItem): number[] {
 }
 
 /**
- * The tolerance follows the displayed precision: half a unit of the last digit shown, where a
- * whole number under trailing-zero suppression (DIMZIN 8) stands for DIMDEC places, and at least
- * half the DIMRND step.
+ * The tolerance follows the displayed precision: half a unit of the last digit shown, and at
+ * least half the DIMRND step. In text the style generated (the block's), a whole number under
+ * trailing-zero suppression (DIMZIN 8) stands for DIMDEC places; a typed override means what it
+ * shows ("(18)" claims 18 to the unit).
  */
-function tolerance(stated: StatedValue, dim: DimensionItem, slack: number): number {
-  const decimals = stated.decimals === 0 && dim.display?.suppressTrailingZeros ? dim.display.decimals : stated.decimals;
+function tolerance(stated: StatedValue, dim: DimensionItem, slack: number, generated: boolean): number {
+  const decimals = generated && stated.decimals === 0 && dim.display?.suppressTrailingZeros ? dim.display.decimals : stated.decimals;
   return Math.max(0.5 * 10 ** -decimals, (dim.display?.roundTo ?? 0) / 2) + slack;
 }
 
@@ -75,7 +76,7 @@ export const dimensionOverrideRule: FrameRule<ParamsOf<'dimension_override'>> = 
     const stated = statedValue(shown);
     const readings = expectedReadings(dim);
     if (!stated || readings.length === 0) return [];
-    const tol = tolerance(stated, dim, params.absoluteTolerance);
+    const tol = tolerance(stated, dim, params.absoluteTolerance, !overridden);
     if (readings.some((r) => Math.abs(stated.value - r) <= tol)) return [];
     const decimals = Math.max(stated.decimals, dim.display?.decimals ?? 3);
     const measured = fmt(readings[0]!, decimals);

@@ -118,8 +118,9 @@ describe('DIM-001 against the measured geometry', () => {
     expect(flagged([linear('WHOLE', { textOverride: '50' }), linear('TENTH', { textOverride: '50.0' }), linear('RIGHT', { textOverride: '49.6' })])).toEqual(['TENTH']);
   });
 
-  it('reads a whole number under trailing-zero suppression as DIMDEC places', () => {
-    expect(flagged([linear('Z', { textOverride: '50', display: { linearFactor: 1, decimals: 2, roundTo: 0, suppressTrailingZeros: true } })])).toEqual(['Z']);
+  it('reads a whole number the style printed under trailing-zero suppression as DIMDEC places, but a typed one as whole units', () => {
+    const display = { linearFactor: 1, decimals: 2, roundTo: 0, suppressTrailingZeros: true };
+    expect(flagged([linear('PRINTED', { blockText: '50', display }), linear('TYPED', { textOverride: '(50)', display })])).toEqual(['PRINTED']);
   });
 
   it('applies DIMLFAC and DIMRND before comparing', () => {
