@@ -297,7 +297,8 @@ describe('a drawing without handles', () => {
     for (let i = 0; i < 3; i++) tags.push(0, 'LINE', 8, 'GEOM', 10, 0, 20, 50, 11, 100, 21, 50);
     tags.push(0, 'ENDSEC', 0, 'EOF');
     const file = path.join(dir, 'no-handles.dxf');
-    writeFileSync(file, `${tags.join('\n')}\n`);
+    // Bytes after EOF, as truncated copies and recovered files have: the reader skips them.
+    writeFileSync(file, `${tags.join('\n')}\n999\ngarbage\n`);
     return file;
   }
 
@@ -319,6 +320,9 @@ describe('a drawing without handles', () => {
       expect(f.message).not.toMatch(/句柄\s+[）)、]|handle\s+[),]/);
       expect(f.evidenceRefs).not.toContain('entity:');
     }
+    // The report says the file was repaired, in the run's language.
+    expect(readReport(out).drawing.problems.map((p) => p.kind)).toContain('trailing_data');
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('图纸经修复后读取');
     // A re-run gives the same ids.
     const again = path.join(dir, 'no-handles-2');
     await reviewCommand.run([file, '--out', again, '--no-llm']);

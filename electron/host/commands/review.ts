@@ -135,7 +135,7 @@ function reviewerModel(settings: SettingsService, noLlm: boolean, log: Logger) {
     throw error;
   }
   const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
-  return { gateway, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
+  return { gateway, model: `${provider.id}/${provider.model}`, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
 }
 
 function printPlan(plan: ReviewPlan, json: boolean): void {

@@ -50,7 +50,7 @@ async function llmReview(script: ScriptStep[], budgets = { maxToolCalls: 3, maxR
     retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
   });
   const backend = createFakeBackend(threeFrameDrawing());
-  const deps = { store, now: () => new Date(), newRunId: () => 'run-llm', generatorVersion: 'test', llm: { gateway, ...budgets } };
+  const deps = { store, now: () => new Date(), newRunId: () => 'run-llm', generatorVersion: 'test', llm: { gateway, model: 'scripted/scripted-model', ...budgets } };
   const result = await startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'zh-CN', frames: ['F1'] });
   const frame = store.listFrames('run-llm')[0]!;
   // requests[0] is the tool-call check before the run.
@@ -71,12 +71,19 @@ describe('the LLM sub-loop', () => {
     expect(JSON.stringify(requests[0]!.body)).toContain('image/png');
     expect(JSON.stringify(requests[1]!.body)).toContain('dimensions');
     expect(store.getRun('run-llm')!.usage.llmCalls).toBe(2);
+    // The report names the model next to its finding and audits the calls in Chinese.
+    const markdown = readFileSync(path.join(dir, 'out/report.md'), 'utf8');
+    expect(markdown).toContain('AI 发现（scripted/scripted-model）');
+    expect(markdown).toContain('## 审计');
+    expect(result.report!.audit).toMatchObject({ llmCalls: 2, modelToolCalls: 1, refusedCalls: [] });
+    expect(result.report!.options.reviewer).toEqual({ model: 'scripted/scripted-model', maxToolCallsPerFrame: 3, maxReasks: 1 });
   });
 
   it('refuses a write tool the model asks for, logs it, and never sends it to the drawing', async () => {
     const { backend, frame } = await llmReview([call('add_leader_annotation', { points: [[1, 1], [2, 2]], text: 'x' }), submit([])]);
     expect(backend.calls.map((c) => c.name)).not.toContain('add_leader_annotation');
     expect(frame.evidence?.llmCalls?.[0]).toMatchObject({ tool: 'add_leader_annotation', resultDigest: null, refused: 'not-read-only' });
+    expect((await import('node:fs')).readFileSync(path.join(dir, 'out/report.md'), 'utf8')).toMatch(/\| `F1` \| `add_leader_annotation` \| 非只读工具 \| `[0-9a-f]{16}…` \|/);
     expect(frame.status).toBe('done');
   });
 
@@ -113,7 +120,7 @@ describe('the LLM sub-loop', () => {
       provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key' },
       retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
     });
-    const deps = { store, now: () => new Date(), newRunId: () => 'run-refused', generatorVersion: 'test', llm: { gateway, maxToolCalls: 3, maxReasks: 1 } };
+    const deps = { store, now: () => new Date(), newRunId: () => 'run-refused', generatorVersion: 'test', llm: { gateway, model: 'scripted/scripted-model', maxToolCalls: 3, maxReasks: 1 } };
     const backend = createFakeBackend(threeFrameDrawing());
     await expect(
       startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'en', frames: null }),

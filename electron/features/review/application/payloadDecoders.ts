@@ -188,7 +188,17 @@ export function decodeScreenshotMeta(tool: string, payload: unknown): { widthPx:
   return { widthPx: meta.width, heightPx: meta.height, region, transform: { origin: { x: region.minX, y: region.maxY }, unitsPerPixel: 1 / meta.pixelsPerUnit } };
 }
 
-const drawingInfoPayload = z.object({ layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional() }).loose();
+const drawingInfoPayload = z
+  .object({
+    layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional(),
+    problems: z.array(z.object({ kind: z.string(), message: z.string() }).loose()).optional(),
+  })
+  .loose();
+
+/** Load problems get_drawing_info reports (what was repaired or skipped), at most 50. */
+export function decodeProblems(tool: string, payload: unknown): { kind: string; message: string }[] {
+  return (decode(tool, drawingInfoPayload, payload).problems ?? []).slice(0, 50).map((p) => ({ kind: p.kind, message: p.message.slice(0, 300) }));
+}
 
 /** get_drawing_info → model-space extents (the whole-drawing frame when no frame is found). */
 export function decodeExtents(tool: string, payload: unknown): BBox | undefined {

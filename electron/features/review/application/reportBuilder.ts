@@ -16,8 +16,31 @@ const RULE_CAPABILITY: Record<RuleName, string | null> = {
   entities_outside_frames: 'entities',
 };
 
+function auditOf(run: RunRecord, frames: readonly FrameRecord[]): ReviewReport['audit'] {
+  const perFrame = frames.map((f) => (f.evidence?.llmCalls ?? []).filter((c) => c.refused === null).length);
+  return {
+    toolCalls: run.usage.toolCalls,
+    toolResultBytes: run.usage.toolResultBytes,
+    llmCalls: run.usage.llmCalls,
+    promptTokens: run.usage.promptTokens,
+    completionTokens: run.usage.completionTokens,
+    modelToolCalls: perFrame.reduce((a, b) => a + b, 0),
+    maxModelToolCallsInFrame: Math.max(0, ...perFrame),
+    refusedCalls: frames.flatMap((f) =>
+      (f.evidence?.llmCalls ?? []).flatMap((c) => (c.refused ? [{ frameId: f.frame.id, tool: c.tool, argsDigest: c.argsDigest, reason: c.refused }] : [])),
+    ),
+  };
+}
+
 /** Assembles the versioned report of a run from what the store holds (validated before use). */
-export function buildReport(run: RunRecord, frames: readonly FrameRecord[], findings: readonly Finding[], generatorVersion: string, createdAt: string): ReviewReport {
+export function buildReport(
+  run: RunRecord,
+  frames: readonly FrameRecord[],
+  findings: readonly Finding[],
+  generatorVersion: string,
+  createdAt: string,
+  problems: readonly { kind: string; message: string }[],
+): ReviewReport {
   const missing = new Set(run.missingCapabilities);
   const zh = run.options.locale === 'zh-CN';
   const llmFailed = frames.filter((f) => f.status === 'llm_failed' || f.status === 'failed');
@@ -43,9 +66,10 @@ export function buildReport(run: RunRecord, frames: readonly FrameRecord[], find
     runId: run.id,
     createdAt,
     generator: { name: 'cadsight', version: generatorVersion },
-    drawing: { source: run.source, fingerprint: run.fingerprint },
+    drawing: { source: run.source, fingerprint: run.fingerprint, problems: [...problems] },
     checklist: { id: run.checklist.id, version: run.checklist.version, hash: run.checklistHash },
-    options: run.options,
+    options: { llm: run.options.llm, locale: run.options.locale, frames: run.options.frames, reviewer: run.options.reviewer ?? null },
+    audit: auditOf(run, frames),
     summary: {
       total: sorted.length,
       bySeverity,

@@ -79,6 +79,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale }).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
   );
+  const reviewer = options.llm && deps.llm ? { model: deps.llm.model, maxToolCallsPerFrame: deps.llm.maxToolCalls, maxReasks: deps.llm.maxReasks } : undefined;
   deps.store.createRun(
     {
       id: runId,
@@ -86,7 +87,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
       fingerprint: drawing.fingerprint,
       checklist,
       checklistHash: checklistHash(checklist),
-      options,
+      options: reviewer ? { ...options, reviewer } : options,
       missingCapabilities: plan.missing,
       status: 'running',
       createdAt: deps.now().toISOString(),
@@ -187,7 +188,7 @@ async function executeRun(
   }
   deps.onProgress?.({ taskId: runId, phase: 'report', done: 0, total: 1 });
   const frames = deps.store.listFrames(runId);
-  const report = buildReport(requireRun(deps.store, runId), frames, deps.store.listFindings(runId), deps.generatorVersion, deps.now().toISOString());
+  const report = buildReport(requireRun(deps.store, runId), frames, deps.store.listFindings(runId), deps.generatorVersion, deps.now().toISOString(), data.problems);
   await session.output.writeFile('report.json', `${JSON.stringify(report, null, 2)}\n`);
   await session.output.writeFile('report.md', renderReportMarkdown(report));
   deps.store.saveReport(runId, report);

@@ -23,6 +23,14 @@ export interface RunOptions {
   locale: ReviewLocale;
   /** Frame ids the user asked for (null = all). */
   frames: string[] | null;
+  /** The reviewer model and its per-frame budgets (LLM runs; set by the runner). */
+  reviewer?: ReviewerRecord;
+}
+
+export interface ReviewerRecord {
+  model: string;
+  maxToolCallsPerFrame: number;
+  maxReasks: number;
 }
 
 /** Usage totals of a run (tool calls now; LLM tokens/bytes/latency when the model is on). */

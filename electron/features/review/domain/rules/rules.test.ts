@@ -88,6 +88,23 @@ describe('frame rules on the default checklist', () => {
     expect(drafts.find((d) => d.discriminator === 'checker')?.location).toEqual({ kind: 'point', point: { x: 420 - 420 * 0.08, y: 297 * 0.05 } });
   });
 
+  it('advise Chinese text below 3.5 mm up to 3.5 mm (GB/T 14691) even when its height is on the series', () => {
+    const texts = [
+      { handle: 'HAN', text: '技术要求', position: { x: 1, y: 1 }, height: 2.5, layer: 'T' },
+      { handle: 'LATIN', text: 'Ra 3.2', position: { x: 2, y: 2 }, height: 2.5, layer: 'T' },
+      { handle: 'HAN-OFF', text: '注', position: { x: 3, y: 3 }, height: 2.2, layer: 'T' },
+    ];
+    const drafts = review(a3Frame, { texts });
+    expect(drafts.map((d) => d.handles[0])).toEqual(['HAN', 'HAN-OFF']);
+    expect(drafts.every((d) => d.message.includes('GB/T 14691') && d.message.includes('use 3.5 mm'))).toBe(true);
+  });
+
+  it('report a frame without any title-block label once, not once per field', () => {
+    const drafts = review({ ...a3Frame, titleBlock: {} }, {});
+    expect(drafts.map((d) => d.discriminator)).toEqual(['no-title-block']);
+    expect(drafts[0]!.message).toContain('no title block');
+  });
+
   it('flag a frame whose paper size is not a standard sheet', () => {
     const odd: Frame = { ...a3Frame, sheetName: null, unitsPerPaperMm: 1, bbox: { minX: 0, minY: 0, maxX: 500, maxY: 300 } };
     expect(items(review(odd, {}))).toEqual(['SHT-001']);
