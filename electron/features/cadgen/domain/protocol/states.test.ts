@@ -4,7 +4,7 @@ import { ACTIVE_STATES, TASK_EVENTS, TASK_STATES, TERMINAL_STATES, targetsOf, tr
 import type { TaskEvent, TaskState } from './states';
 
 // Written out independently of the table so a changed edge fails here.
-const EXPECTED: Record<string, string[]> = {
+const EXPECTED: Record<string, TaskState[]> = {
   'DRAFTING_REQUIREMENTS requirements_finalized': ['REVIEWING_REQUIREMENTS'],
   'DRAFTING_REQUIREMENTS user_question': ['WAITING_FOR_USER'],
   'REVIEWING_REQUIREMENTS requirements_approved': ['AWAITING_ACTION'],
