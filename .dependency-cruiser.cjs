@@ -35,6 +35,13 @@ module.exports = {
       },
     },
     {
+      name: 'cadgen-protocol-domain-is-pure',
+      comment: 'The CDSL v3 protocol domain (states, errors, tools) imports only the cadgen domain, shared/ and zod.',
+      severity: 'error',
+      from: { path: '^electron/features/cadgen/domain/protocol/', pathNot: TEST },
+      to: { pathNot: ['^electron/features/cadgen/domain/', '^shared/', '^node_modules/zod/'] },
+    },
+    {
       name: 'domain-no-node-builtins',
       severity: 'error',
       from: { path: '^electron/features/[^/]+/domain/', pathNot: TEST },
