@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,13 +109,21 @@ describe('analyze_document', () => {
     expect(progress.at(-1)).toBe(4);
   });
 
-  it('refuses relative images of an inline document instead of reading local files', async () => {
-    harness = await startVisionHarness({ script: [] });
-    writeFileSync(path.join(harness.dir, 'local.png'), await solidPng(10, 10));
-    const result = await harness.service.analyzeDocument({ document: '<html><body><img src="local.png"><img src="file:///etc/passwd"></body></html>' });
-    expect(result.format).toBe('html');
-    expect(result.failed.map((f) => f.code)).toEqual(['VISION_RELATIVE_URL_UNRESOLVED', 'VISION_URL_BLOCKED']);
-    expect(harness.provider.requests).toHaveLength(0);
+  it('reads local images of an inline document under the analyze_images path rules, and marks failures the picsense way', async () => {
+    const roots = mkdtempSync(path.join(tmpdir(), 'cadsight-doc-roots-'));
+    harness = await startVisionHarness({ allowedRoots: [roots], script: () => ({ text: 'a local tile' }) });
+    const inside = path.join(roots, 'inside.png');
+    writeFileSync(inside, await solidPng(10, 10));
+    writeFileSync(path.join(harness.dir, 'cwd.png'), await solidPng(12, 12));
+    const doc = `![abs](${inside}) <img src="file://${inside}"> ![rel](cwd.png) ![sys](/etc/hostname) ![gone](${path.join(roots, 'missing.png')})`;
+    const result = await harness.service.analyzeDocument({ document: doc });
+    expect(result.imagesAnalyzed).toBe(2);
+    // cwd.png is relative to the working directory, which is outside the allowed root here.
+    expect(result.failed.map((f) => f.code).sort()).toEqual(['VISION_FILE_NOT_FOUND', 'VISION_PATH_NOT_ALLOWED', 'VISION_PATH_NOT_ALLOWED']);
+    expect(result.document).toContain(`![abs](${inside}) <!-- image-vision: a local tile -->`);
+    expect(result.document).toMatch(/!\[gone\]\([^)]*\) <!-- image-vision: \[识别失败: VISION_FILE_NOT_FOUND No file at [^\]]*missing\.png\.\] -->/);
+    expect(harness.provider.requests).toHaveLength(2);
+    rmSync(roots, { recursive: true, force: true });
   });
 
   it('skips distinct images beyond max_images and says so', async () => {
