@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,12 +6,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDxfBytes } from '../adapters/file/openDxfFile';
 import { displayRound, measureDimension } from './measuredDimensions';
+import { ezdxfPython } from '../../../testSupport/prereqs';
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const generator = path.join(repoRoot, 'electron/testSupport/fixtures/dxf/generate_dims_without_measurement.py');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/dxf');
-const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
-if (!hasEzdxf) console.warn('measuredDimensions: /usr/bin/python3 with ezdxf not found; the ezdxf-written drawing is skipped');
+const python = ezdxfPython('measuredDimensions ezdxf-written drawing');
 
 function dimensionsOf(file: string) {
   const doc = parseDxfBytes(readFileSync(file), file).document;
@@ -19,9 +19,9 @@ function dimensionsOf(file: string) {
 }
 
 describe('measured dimensions', () => {
-  it.skipIf(!hasEzdxf)('measures every kind from the definition points of a drawing written without group 42, with DIMLFAC, DIMDEC and DIMRND', () => {
+  it.skipIf(!python)('measures every kind from the definition points of a drawing written without group 42, with DIMLFAC, DIMDEC and DIMRND', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'dims-')), 'dims.dxf');
-    const expected = JSON.parse(execFileSync('/usr/bin/python3', [generator, file], { encoding: 'utf8' })) as Record<string, { kind: string; measured: number }>;
+    const expected = JSON.parse(execFileSync(python!, [generator, file], { encoding: 'utf8' })) as Record<string, { kind: string; measured: number }>;
     const dims = dimensionsOf(file);
     expect(dims).toHaveLength(Object.keys(expected).length);
     for (const { entity, measured } of dims) {
