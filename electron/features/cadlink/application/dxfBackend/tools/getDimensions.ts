@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { filterEntities, r6 } from '../../../domain/dxf/queries';
+import { filterEntities, r6 } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 const DIM_TYPES = ['linear', 'aligned', 'angular', 'diameter', 'radius', 'angular3p', 'ordinate'];
