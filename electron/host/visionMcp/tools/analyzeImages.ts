@@ -13,7 +13,9 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
       title: 'Analyze images',
       description:
         'Recognise image content. One image = single analysis, several = batch/compare. Multi-turn: the first call creates a session; ' +
-        'pass its session_id to ask follow-ups (the images are re-read every turn). Sources: http(s) URL, local path (~ and file:// ok), data URI or base64.',
+        'pass its session_id (with just a prompt) to ask follow-ups: the session images are re-sent every turn, so image_sources may be omitted ' +
+        'and only needs new images. A new session (no session_id) needs at least one source. Sources: http(s) URL, local path (~ and file:// ok), ' +
+        'data URI or base64.',
       inputSchema: {
         image_sources: z
           .array(z.string().min(1).max(20_000_000))
@@ -22,7 +24,10 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
           .refine((sources) => sources.reduce((sum, s) => sum + s.length, 0) <= MCP_MAX_INLINE_BASE64_BYTES, {
             message: `Inline images total more than ${MCP_MAX_INLINE_BASE64_BYTES} characters; pass large images as file paths or URLs instead of base64.`,
           })
-          .describe(`Images: http(s) URLs, local file paths, data URIs or base64 (inline data at most ${MCP_MAX_INLINE_BASE64_BYTES} characters in total; use paths for more). May be empty on a follow-up.`),
+          .optional()
+          .describe(
+            `Images: http(s) URLs, local file paths, data URIs or base64 (inline data at most ${MCP_MAX_INLINE_BASE64_BYTES} characters in total; use paths for more). Required for a new session; optional on a follow-up (only new images).`,
+          ),
         prompt: z.string().min(1).max(20_000).describe('What to find out about the images, written for the current task.'),
         session_id: z.string().min(1).max(200).optional().describe('Existing session id for a follow-up; omit to start a new session.'),
       },
@@ -33,7 +38,7 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
       try {
         const onProgress = progressReporter(extra);
         const result = await service.analyzeImages(
-          { sources: args.image_sources, prompt: args.prompt, ...(args.session_id ? { sessionId: args.session_id } : {}) },
+          { sources: args.image_sources ?? [], prompt: args.prompt, ...(args.session_id ? { sessionId: args.session_id } : {}) },
           { signal: extra.signal, ...(onProgress ? { onProgress } : {}) },
         );
         return toolSuccess(turnView(result));
