@@ -45,8 +45,27 @@ describe('provider keys and base URLs', () => {
     expect(platform.secrets.source('openai')).toBe('secret-store');
     await call('saveProvider', openaiAt(`${evil.apiBaseUrl}/`));
     expect(platform.secrets.source('openai')).toBe('none');
-    await call('saveProvider', openaiAt(evil.apiBaseUrl, { apiKey: 'sk-own-key-for-the-gateway-0123' }));
-    expect((await call('testProvider', { id: 'openai' })).ok).toBe(true);
+    await call('saveProvider', openaiAt('https://gateway.example/v1', { apiKey: 'sk-own-key-for-the-gateway-0123' }));
+    expect(platform.secrets.source('openai')).toBe('secret-store');
+    expect(platform.settings.resolveProvider({ providerId: 'openai' }).getApiKey()).toBe('sk-own-key-for-the-gateway-0123');
+  });
+});
+
+describe('provider connection tests as a probe of local services', () => {
+  it('refuses a hosted preset pointed at this machine or a private network without sending anything', async () => {
+    const { evil, call } = await setup({ desktop: true });
+    for (const host of [evil.apiBaseUrl, evil.apiBaseUrl.replace('127.0.0.1', 'localhost'), evil.apiBaseUrl.replace('127.0.0.1', '127.1'), 'http://[::1]:9/v1', 'http://10.1.2.3/v1', 'http://192.168.0.1/v1', 'http://169.254.169.254/latest']) {
+      await call('saveProvider', openaiAt(host, { apiKey: 'sk-typed-for-this-test-0123456789' }));
+      const tested = await call('testProvider', { id: 'openai' });
+      expect(tested, host).toMatchObject({ ok: false, error: { code: 'SETTINGS_BASE_URL_NOT_ALLOWED' } });
+    }
+    expect(evil.requests).toEqual([]);
+  });
+
+  it('still tests a local gateway through the Custom preset', async () => {
+    const { evil, call } = await setup();
+    await call('saveProvider', { id: 'lan', label: 'LAN gateway', preset: 'custom', protocol: 'chat-completions', baseUrl: evil.apiBaseUrl, models: ['scripted-model'] });
+    expect(await call('testProvider', { id: 'lan' })).toMatchObject({ ok: true, value: { reply: 'OK' } });
     expect(evil.requests).toHaveLength(1);
   });
 });

@@ -369,3 +369,16 @@ describe('custom checklist paths named over IPC', () => {
     await app.waitFor('reviewRunStatus', (p) => p.runId === run.runId && p.status !== 'running');
   });
 });
+
+describe('connecting to AutoCAD from browser mode', () => {
+  it('refuses hosts other than this machine before opening any connection, and allows them from the desktop transport', async () => {
+    const app = startApp(tempDir());
+    const handlers = createReviewHandlers(app.workspace);
+    for (const host of ['10.0.0.5', '192.168.1.20', 'intranet.example', '169.254.169.254']) {
+      await expect(handlers.reviewConnectCad({ host, port: 8080 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_HOST_NOT_ALLOWED' });
+    }
+    expect(app.events.filter((e) => e.event === 'cadConnection')).toEqual([]);
+    // Loopback from the browser is the normal journey; it fails here only because nothing listens.
+    await expect(handlers.reviewConnectCad({ host: '127.0.0.1', port: 9 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_NOT_CONNECTED' });
+  });
+});

@@ -96,7 +96,7 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     },
     reviewOpenSample: async () => drawings.overview(await drawings.openSample()),
     reviewOpenDxf: async (input) => drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64)),
-    reviewConnectCad: async (input) => drawings.overview(await drawings.connectCad(input)),
+    reviewConnectCad: async (input, context) => drawings.overview(await drawings.connectCad(input, { loopbackOnly: context.transport === 'browser' })),
     reviewRefreshDrawing: () => drawings.overview(requireDrawing(), { refresh: true }),
     async reviewFrameImage(input) {
       const drawing = requireDrawing();
