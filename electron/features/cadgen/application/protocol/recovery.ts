@@ -19,7 +19,7 @@ export async function recoverGeneration(deps: GenerationDeps): Promise<RecoveryR
   await dispatchOutbox(deps);
   for (const task of deps.repo.list()) {
     const snapshot = deps.repo.load(task.task_id);
-    const referenced = new Set([...snapshot.revisions.map((r) => r.revision_id), ...snapshot.candidates.filter((c) => c.status === 'built').map((c) => c.revision_id)]);
+    const referenced = new Set([...snapshot.revisions.map((r) => r.revision_id), ...snapshot.candidates.filter((c) => c.status === 'built' || c.status === 'building').map((c) => c.revision_id)]);
     const entries = await deps.artifacts.sweep(task.task_id, referenced);
     if (entries.length > 0) report.removed.push({ task_id: task.task_id, entries });
     for (const revision of snapshot.revisions) {
