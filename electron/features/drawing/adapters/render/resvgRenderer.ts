@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
-import type { DxfScreenshotRenderer } from '../../application/dxfBackend/session';
+import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
 import { loadOutliner } from './glyphOutliner';
 import { buildSvg } from './svgBuilder';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../../../../../shared/errors';
-import { BINARY_DXF_SENTINEL, buildDocument, readBinaryTags, readTextTags, type DxfDocument } from '../../domain/dxf';
+import { BINARY_DXF_SENTINEL, buildDocument, readBinaryTags, readTextTags, type DxfDocument } from '../../domain';
 import { chooseEncoding, decodeMbcsEscape, type TextEncodingChoice } from './codePages';
 
 /** An opened drawing plus how its bytes were decoded (needed to write it back). */

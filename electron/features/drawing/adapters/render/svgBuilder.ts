@@ -1,8 +1,8 @@
-import type { DrawingIndex } from '../../domain/dxf/bounds';
-import { MTEXT_LINE_PITCH } from '../../domain/dxf/bounds';
-import type { Box } from '../../domain/dxf/model';
-import { layoutByName } from '../../domain/dxf/queries';
-import type { Primitive, ResolvedColor } from '../../domain/dxf/world';
+import type { DrawingIndex } from '../../domain/bounds';
+import { MTEXT_LINE_PITCH } from '../../domain/bounds';
+import type { Box } from '../../domain/model';
+import { layoutByName } from '../../domain/queries';
+import type { Primitive, ResolvedColor } from '../../domain/world';
 import { aciToRgb, cssColorOnWhite } from './aciColors';
 import type { GlyphOutliner } from './glyphOutliner';
 

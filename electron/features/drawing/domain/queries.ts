@@ -1,4 +1,4 @@
-import { AppError } from '../../../../../shared/errors';
+import { AppError } from '../../../../shared/errors';
 import type { DrawingIndex } from './bounds';
 import { isEmptyBox } from './geometry';
 import type { Box, DxfEntity, DxfGeometry, DxfLayout } from './model';
