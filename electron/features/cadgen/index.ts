@@ -34,8 +34,10 @@ export type { GenerationService, NewTaskInput } from './application/protocol/ser
 export { recoverGeneration } from './application/protocol/recovery';
 export type { RecoveryReport } from './application/protocol/recovery';
 export type { GenerationDeps, CrashPoint } from './application/protocol/deps';
-export type { EventSink, TaskSnapshot } from './application/protocol/ports';
+export type { EventSink, ModelPort, TaskSnapshot } from './application/protocol/ports';
 export type { TaskRecord, RequirementsContract } from './domain/protocol/task';
 export { TASK_STATES } from './domain/protocol/states';
 export type { TaskState } from './domain/protocol/states';
 export { ProtocolErrorCode } from './domain/protocol/errors';
+export { checkModel, requireConformantModel } from './application/protocol/capabilities';
+export type { GenerationConformance } from './application/protocol/conformance';

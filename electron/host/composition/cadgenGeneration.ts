@@ -17,8 +17,10 @@ import {
   type EventSink,
   type GenerationDeps,
   type GenerationService,
+  type ModelPort,
   type RecoveryReport,
 } from '../../features/cadgen/index';
+import { AppError } from '../../../shared/errors';
 import { createLlmGateway } from '../../platform/llm/gateway';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { SqliteDatabase } from '../../platform/db/types';
@@ -31,8 +33,9 @@ export interface GenerationRuntimeOptions {
   db: SqliteDatabase;
   /** Folder holding one sub-folder per task (default <data>/cadgen-tasks). */
   tasksRoot: string;
-  author: LlmProviderConfig;
-  reviewer: LlmProviderConfig;
+  /** Absent for read-only uses (list/show/ledger): model calls then fail with LLM_NOT_CONFIGURED. */
+  author?: LlmProviderConfig;
+  reviewer?: LlmProviderConfig;
   workerScript: URL;
   log?: Logger;
   sink?: EventSink;
@@ -53,7 +56,13 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 export function createGenerationRuntime(options: GenerationRuntimeOptions): GenerationRuntime {
   const clock = { now: () => new Date() };
   const runtime = options.runtime ?? createOcctRuntime({ workerScript: options.workerScript });
-  const model = (config: LlmProviderConfig) => createGatewayModel(`${config.id}/${config.model}`, createLlmGateway({ provider: config, retry: GENERATION_RETRY, ...(options.log ? { log: options.log } : {}) }));
+  const model = (config: LlmProviderConfig | undefined, role: string): ModelPort => {
+    if (!config) {
+      return { id: `(no ${role} model)`, turn: () => Promise.reject(new AppError('LLM_NOT_CONFIGURED', `no ${role} model is configured`)) };
+    }
+    return gatewayModel(config);
+  };
+  const gatewayModel = (config: LlmProviderConfig) => createGatewayModel(`${config.id}/${config.model}`, createLlmGateway({ provider: config, retry: GENERATION_RETRY, ...(options.log ? { log: options.log } : {}) }));
   const deps: GenerationDeps = {
     repo: createSqliteTaskRepository(options.db, clock),
     artifacts: createFsTaskArtifacts(options.tasksRoot),
@@ -61,8 +70,8 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     runtime,
     publisher: createFsPublisher(() => new Date()),
     encoders: { glb: encodeGlb, png: renderPng },
-    author: model(options.author),
-    reviewer: model(options.reviewer),
+    author: model(options.author, 'author'),
+    reviewer: model(options.reviewer, 'reviewer'),
     clock,
     newId: (prefix) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     sha256,

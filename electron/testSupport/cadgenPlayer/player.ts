@@ -32,6 +32,8 @@ export interface PlayerFaults {
   authorDown?: boolean;
   /** The first candidate's fragment is replaced by this one (e.g. a build failure or a claim failure). */
   firstFragmentOverride?: Record<string, unknown>;
+  /** Answers conformance probes in text instead of a tool call. */
+  nonConformant?: boolean;
 }
 
 type Facts = Record<string, unknown> & { state: string; working_head: string };
@@ -66,6 +68,8 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
   const first = (key: string): boolean => (once.has(key) ? false : (once.add(key), true));
   return (request: CapturedRequest): ScriptStep => {
     const { facts, tools, system } = factsOf(request);
+    // Conformance probes show the exact arguments to send back through the tool.
+    if (facts.conformance === true) return faults.nonConformant ? { text: 'I prefer to answer in prose.' } : call(String(facts.call), facts.arguments as Record<string, unknown>);
     const reviewer = system.includes('independent reviewer');
     if (reviewer && faults.reviewerDown) return { error: { status: 503 } };
     if (!reviewer && faults.authorDown) return { error: { status: 503 } };
