@@ -26,6 +26,8 @@ export interface ExecutionContext {
 export interface ExecutionResult {
   body: Shape3D;
   tool?: FeatureTool;
+  /** The executor already ran OpenCascade's checker on `body` (blends do, to search a workable size). */
+  validated?: true;
 }
 
 /** Executes one operation on the kernel; throws (AppError or kernel Error) when it cannot. */
