@@ -11,6 +11,13 @@ export interface DrawingData {
   dimensions: DimensionItem[];
   zeroLength: DetectorHit[];
   duplicates: DuplicateGroup[];
+  /** What the backend repaired or skipped while loading a damaged file (empty for a clean one). */
+  problems: DrawingProblem[];
+}
+
+export interface DrawingProblem {
+  kind: string;
+  message: string;
 }
 
 /** Our own annotation layer: never evidence, never part of the fingerprint. */
