@@ -53,7 +53,7 @@ export const visionSessionListingSchema = z
   })
   .strict();
 
-export const visionImageOriginSchema = z.enum(['source', 'zoom', 'video-frame']);
+export const visionImageOriginSchema = z.enum(['source', 'zoom', 'video-frame', 'pdf-page']);
 
 /** One image of a session. `index` is what visionZoom and visionGetImage take. */
 export const visionSessionImageSchema = z

@@ -6,6 +6,7 @@ import { FIRST_TURN_SUMMARY_INSTRUCTION, videoPromptText, zoomPromptText } from 
 import { addUsage, emptyUsage, splitSummary, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
 import type { ImageProcessor } from '../ports/imageProcessor';
 import type { ImageSourceLoader } from '../ports/imageSources';
+import type { PdfRenderer } from '../ports/pdfRenderer';
 import type { CallOptions, Clock, VideoFrameExtractor } from '../ports/runtime';
 import { analyzeDocument, type DocumentResult } from './documentAnnotator';
 import type { NewSessionImage, VisionSessionRepository } from '../ports/sessionRepository';
@@ -27,6 +28,7 @@ export interface VisionDeps {
   repository: VisionSessionRepository;
   loader: ImageSourceLoader;
   processor: ImageProcessor;
+  pdf: PdfRenderer;
   frames: VideoFrameExtractor;
   clock: Clock;
   newId: () => string;
@@ -55,9 +57,11 @@ export interface TurnResult {
 export interface VisionService {
   /**
    * Analyzes images in a new session (no sessionId) or as a follow-up (new sources are added).
+   * A PDF source adds one image per page of `pdfPages` ("1-3,5"; default all, at most
+   * limits.maxPdfPages), each with its text layer. PDF errors: VISION_PDF_*.
    * Errors: VISION_SOURCES_REQUIRED (no sessionId and no sources), VISION_SESSION_NOT_FOUND, the ImageSourceLoader / ImageProcessor codes, LLM_*.
    */
-  analyzeImages(input: { sources: string[]; prompt: string; sessionId?: string }, options?: CallOptions): Promise<TurnResult>;
+  analyzeImages(input: { sources: string[]; prompt: string; sessionId?: string; pdfPages?: string }, options?: CallOptions): Promise<TurnResult>;
   /**
    * Crops session image `imageIndex` at full resolution and asks about it in the same session.
    * Errors: VISION_SESSION_NOT_FOUND, VISION_IMAGE_INDEX_INVALID, VISION_REGION_INVALID, LLM_*.
@@ -79,10 +83,20 @@ export interface VisionService {
   sweepExpired(): { deleted: string[]; skippedBusy: string[] };
 }
 
+/** Bytes of this turn's new images (prepared and tiles) by sha256: not in the store until commit. */
+function freshBytes(images: NewSessionImage[]): Map<string, Uint8Array> {
+  const fresh = new Map<string, Uint8Array>();
+  for (const image of images) {
+    fresh.set(image.preparedSha256, image.preparedBytes);
+    for (const [i, tile] of (image.tiles ?? []).entries()) fresh.set(tile.sha256, image.tileBytes![i]!);
+  }
+  return fresh;
+}
+
 export function createVisionService(deps: VisionDeps): VisionService {
   const mutex = createKeyedMutex();
   const { settings, repository } = deps;
-  const intake = { loader: deps.loader, processor: deps.processor, limits: settings.limits };
+  const intake = { loader: deps.loader, processor: deps.processor, pdf: deps.pdf, limits: settings.limits };
 
   function requireSession(id: string): SessionRecord {
     const session = repository.get(id);
@@ -94,8 +108,8 @@ export function createVisionService(deps: VisionDeps): VisionService {
   /** Runs one turn against `session` (undefined = create) and commits it only on success. */
   async function runTurn(sessionId: string, session: SessionRecord | undefined, newImages: NewSessionImage[], pending: PendingTurn, options: CallOptions): Promise<TurnResult> {
     const images: SessionImage[] = [...(session?.images ?? []), ...newImages];
-    const fresh = new Map(newImages.map((image) => [image.index, image.preparedBytes]));
-    const bytesOf = (image: SessionImage) => fresh.get(image.index) ?? repository.imageBytes(image.preparedSha256);
+    const fresh = freshBytes(newImages);
+    const bytesOf = (sha256: string) => fresh.get(sha256) ?? repository.imageBytes(sha256);
     const prompt = session ? pending.prompt : `${pending.prompt}\n\n${FIRST_TURN_SUMMARY_INSTRUCTION}`;
     const conversation = buildMessages(session?.turns ?? [], images, { ...pending, prompt }, settings.budget, bytesOf);
     const outcome = await askModel(deps.gateway, conversation, { maxOutputTokens: settings.maxOutputTokens, purpose: `vision.${pending.kind}`, ...(options.signal ? { signal: options.signal } : {}) });
@@ -133,7 +147,7 @@ export function createVisionService(deps: VisionDeps): VisionService {
         return Promise.reject(visionError('VISION_SOURCES_REQUIRED', 'A new session needs at least one image source (image_sources is only optional with session_id).'));
       }
       return withSession(input.sessionId, async (id, session) => {
-        const taken = await takeInSources(intake, input.sources, session?.images ?? [], options);
+        const taken = await takeInSources(intake, input.sources, session?.images ?? [], { ...options, ...(input.pdfPages !== undefined ? { pdfPages: input.pdfPages } : {}) });
         const pending: PendingTurn = { kind: 'analyze', prompt: input.prompt, imageIndexes: taken.newImages.map((i) => i.index), mustInclude: new Set(taken.indexes) };
         return runTurn(id, session, taken.newImages, pending, options);
       });

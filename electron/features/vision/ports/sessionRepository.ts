@@ -4,6 +4,8 @@ import type { SessionImage, SessionListing, SessionRecord, SessionTurn, UsageTot
 export interface NewSessionImage extends SessionImage {
   originalBytes: Uint8Array;
   preparedBytes: Uint8Array;
+  /** Bytes of `tiles`, in the same order. */
+  tileBytes?: Uint8Array[];
 }
 
 /** Everything one successful turn writes, in one transaction. */
