@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDxfBackend, openDxfFile } from '../../electron/features/cadlink/index';
+import { openDxfBackend } from '../../electron/features/cadlink/index';
+import { openDxfFile } from '../../electron/features/drawing/index';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTITIES = Number(process.env.BENCH_DXF_ENTITIES ?? 200_000);

@@ -22,6 +22,7 @@ import type { SqliteDatabase } from '../../platform/db/types';
 import { createLlmGateway } from '../../platform/llm/gateway';
 import type { LlmProtocol } from '../../platform/llm/types';
 import { startScriptedProvider, type Script, type ScriptedProvider } from '../scriptedProvider';
+import { toolPath } from '../prereqs';
 
 /** A vision engine wired with real adapters against the scripted provider and a temp SQLite file. */
 export interface VisionHarness {
@@ -90,7 +91,7 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
       }),
       processor,
       pdf: createPdfjsRenderer(),
-      frames: createFfmpegFrameExtractor({ ffmpegPath: options.ffmpegPath ?? '/usr/bin/ffmpeg', maxEdge: options.maxEdge ?? 1280, timeoutMs: 30_000 }),
+      frames: createFfmpegFrameExtractor({ ffmpegPath: options.ffmpegPath ?? toolPath('ffmpeg') ?? 'ffmpeg', maxEdge: options.maxEdge ?? 1280, timeoutMs: 30_000 }),
       clock,
       newId: () => `vs_test_${++ids}`,
       settings,

@@ -8,6 +8,7 @@ import { startTestServer, type HttpTestServer } from '../../../testSupport/visio
 import { countImageParts, startVisionHarness, type VisionHarness } from '../../../testSupport/visionFixtures/harness';
 import { lineArtPng, solidPng } from '../../../testSupport/visionFixtures/images';
 import { makePdf } from '../../../testSupport/visionFixtures/pdf';
+import { toolPath } from '../../../testSupport/prereqs';
 
 let harness: VisionHarness | undefined;
 let server: HttpTestServer | undefined;
@@ -124,7 +125,7 @@ describe('analyze_video', () => {
   it('samples frames with ffmpeg and sends them in one turn', async () => {
     harness = await startVisionHarness({ script: [{ text: 'a moving test pattern' }] });
     const video = path.join(harness.dir, 'clip.mp4');
-    execFileSync('/usr/bin/ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=10', '-pix_fmt', 'yuv420p', video]);
+    execFileSync(toolPath('ffmpeg') ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=10', '-pix_fmt', 'yuv420p', video]);
     const result = await harness.service.analyzeVideo({ source: video, prompt: 'what happens?' });
     expect(result.imageIndexes).toEqual([0, 1, 2, 3]);
     expect(countImageParts(harness.provider.requests[0]!.body)).toBe(4);

@@ -1,7 +1,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { AppError } from '../../../../../shared/errors';
 import type { DxfDrawingSink } from '../../application/dxfBackend/session';
-import { createLegacyEncoder, type TextEncodingChoice } from './codePages';
+import { createLegacyEncoder, type TextEncodingChoice } from '../../../drawing';
 
 /**
  * Saves drawing text in the encoding the file was read with (UTF-8 for R2007+, the legacy code

@@ -1,24 +1,20 @@
 import { z } from 'zod';
 import { AppError } from '../../../../../shared/errors';
 import type { ToolResult } from '../../domain/protocol/mcpTools';
-import { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, type Dialect, type Tag } from '../../domain/dxf/annotations';
-import { DrawingIndex } from '../../domain/dxf/bounds';
-import { findFrames, type DrawingFrame } from '../../domain/dxf/frames';
-import type { Box, DxfDocument } from '../../domain/dxf/model';
-import { writeDxf } from '../../domain/dxf/writer';
-
-/** Renders a region of a layout to PNG (adapter: resvg with CJK fonts). */
-export interface DxfScreenshotRenderer {
-  /**
-   * `bbox` in drawing units; the long edge of the image is `maxEdge` pixels. Highlight boxes are
-   * drawn as red rectangles. Throws CAD_RENDER_FONT_MISSING when no CJK font is installed.
-   */
-  render(request: { index: DrawingIndex; layout: string; bbox: Box; maxEdge: number; highlight: Box[] }): Promise<{ png: Uint8Array; width: number; height: number; pixelsPerUnit: number }>;
-}
+import { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, type Dialect, type Tag, DrawingIndex, findFrames, type DrawingFrame, type Box, type DxfDocument, writeDxf, type DxfScreenshotRenderer } from '../../../drawing';
 
 /** Writes the drawing text in the file's encoding. Throws CAD_DXF_SAVE_FAILED on I/O errors. */
 export interface DxfDrawingSink {
   save(path: string, dxfText: string): Promise<{ path: string; bytes: number }>;
+}
+
+/**
+ * Decides the file save_drawing writes (the caller of the tool never decides alone: a TCP line
+ * may come from any local process). `requested` is the tool's `path` argument, if any.
+ * Errors: CAD_DXF_SAVE_REFUSED (outside the allowed places), CAD_DXF_OVERWRITE_REFUSED.
+ */
+export interface DxfSaveLocator {
+  locate(requested: string | undefined, overwriteOriginal: boolean): Promise<string>;
 }
 
 export interface DxfBackendDeps {
@@ -27,6 +23,7 @@ export interface DxfBackendDeps {
   sourcePath: string;
   renderer: DxfScreenshotRenderer;
   sink: DxfDrawingSink;
+  saveLocator: DxfSaveLocator;
 }
 
 /** One opened drawing plus the annotations written to it since it was opened. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { leaderTags } from '../../../domain/dxf/annotations';
+import { leaderTags } from '../../../../drawing';
 import { defineTool, jsonResult } from '../session';
 
 export const addLeaderAnnotation = defineTool({

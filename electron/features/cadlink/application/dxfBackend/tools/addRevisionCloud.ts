@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revisionCloudTags } from '../../../domain/dxf/annotations';
+import { revisionCloudTags } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, toBox } from '../session';
 
 export const addRevisionCloud = defineTool({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textTags } from '../../../domain/dxf/annotations';
+import { textTags } from '../../../../drawing';
 import { defineTool, jsonResult } from '../session';
 
 export const addText = defineTool({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { findDuplicates } from '../../../domain/dxf/checks';
-import { boxJson, filterEntities } from '../../../domain/dxf/queries';
+import { findDuplicates, boxJson, filterEntities } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 export const findDuplicatesTool = defineTool({

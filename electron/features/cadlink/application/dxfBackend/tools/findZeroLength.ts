@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { findZeroLength } from '../../../domain/dxf/checks';
-import { boxJson, filterEntities } from '../../../domain/dxf/queries';
+import { findZeroLength, boxJson, filterEntities } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 export const findZeroLengthTool = defineTool({

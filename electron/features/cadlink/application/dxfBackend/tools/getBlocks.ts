@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countByType, insertCounts, r6 } from '../../../domain/dxf/queries';
+import { countByType, insertCounts, r6 } from '../../../../drawing';
 import { defineTool, jsonResult } from '../session';
 
 export const getBlocks = defineTool({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { emptyBox, unionBox } from '../../../domain/dxf/geometry';
-import { boxJson, countByType, r6 } from '../../../domain/dxf/queries';
+import { emptyBox, unionBox, boxJson, countByType, r6 } from '../../../../drawing';
 import { defineTool, jsonResult } from '../session';
 
 const UNITS: Record<number, string> = { 0: 'unitless', 1: 'inches', 2: 'feet', 4: 'millimeters', 5: 'centimeters', 6: 'meters' };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityJson, filterEntities } from '../../../domain/dxf/queries';
+import { entityJson, filterEntities } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 export const getEntities = defineTool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../../../../../shared/errors';
-import { entityJson } from '../../../domain/dxf/queries';
+import { entityJson } from '../../../../drawing';
 import { defineTool, jsonResult } from '../session';
 
 export const getEntity = defineTool({

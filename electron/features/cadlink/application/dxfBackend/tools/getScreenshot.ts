@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../../../../../shared/errors';
-import { emptyBox, isEmptyBox, unionBox } from '../../../domain/dxf/geometry';
-import { layoutByName, r6 } from '../../../domain/dxf/queries';
+import { emptyBox, isEmptyBox, unionBox, layoutByName, r6 } from '../../../../drawing';
 import { bboxSchema, defineTool, toBox } from '../session';
 
 /** Margin around a frame so its border line is not cut by the image edge. */

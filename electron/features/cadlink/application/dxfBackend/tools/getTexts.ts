@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { boxesIntersect } from '../../../domain/dxf/geometry';
-import { primitiveBox } from '../../../domain/dxf/bounds';
-import { layoutByName, r6 } from '../../../domain/dxf/queries';
+import { boxesIntersect, primitiveBox, layoutByName, r6 } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER', 'DIMENSION']);

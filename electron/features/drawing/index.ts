@@ -1,0 +1,20 @@
+// Public entry of the Drawing slice: the DXF drawing itself — tag reader (ASCII/binary, code
+// pages), document model, layouts, frames and title blocks, spatial index and queries, checks,
+// write-back — and its adapters (file opening, PNG rendering). CadLink serves a drawing over the
+// cad_mcp_frame protocol through this entry; other slices reach drawings only through CadLink.
+export * from './domain';
+export { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, leaderTags, revisionCloudTags, textTags } from './domain/annotations';
+export type { Dialect, Tag } from './domain/annotations';
+export { DrawingIndex, primitiveBox } from './domain/bounds';
+export { findDuplicates, findZeroLength } from './domain/checks';
+export { findFrames, framesInBox } from './domain/frames';
+export type { DrawingFrame } from './domain/frames';
+export { boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometry';
+export { boxJson, countByType, entityJson, filterEntities, insertCounts, layoutByName, r6 } from './domain/queries';
+export { writeDxf } from './domain/writer';
+export type { DxfScreenshotRenderer } from './ports/drawingRenderer';
+export { openDxfFile, parseDxfBytes } from './adapters/file/openDxfFile';
+export type { OpenedDxf } from './adapters/file/openDxfFile';
+export { createLegacyEncoder } from './adapters/file/codePages';
+export type { TextEncodingChoice } from './adapters/file/codePages';
+export { createResvgDxfRenderer, DEFAULT_CJK_FONT_FILES } from './adapters/render/resvgRenderer';
