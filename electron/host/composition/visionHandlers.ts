@@ -178,6 +178,16 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
       runTurn(input, (_sources, callOptions) =>
         service.zoomImage({ sessionId: input.sessionId, imageIndex: input.imageIndex, region: input.region, prompt: input.prompt }, callOptions),
       ),
+    async visionRenameSession({ sessionId, summary }) {
+      const stored = await service.renameSession(sessionId, summary);
+      events.emit('visionSessionChanged', { sessionId });
+      return { sessionId, summary: stored };
+    },
+    async visionDeleteSession({ sessionId }) {
+      await service.deleteSession(sessionId);
+      events.emit('visionSessionChanged', { sessionId });
+      return { sessionId };
+    },
     visionGetImage({ sessionId, imageIndex }) {
       const session = liveSession(sessionId);
       const image = session.images[imageIndex];

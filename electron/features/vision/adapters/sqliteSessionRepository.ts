@@ -76,6 +76,7 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     blob: db.prepare<[string], { bytes: Buffer }>('SELECT bytes FROM vision_blobs WHERE sha256 = ?'),
     insertSession: db.prepare('INSERT INTO vision_sessions (id, summary, created_at, last_access_at, provider_id, model, usage_json) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     updateSession: db.prepare('UPDATE vision_sessions SET last_access_at = ?, usage_json = ? WHERE id = ?'),
+    renameSession: db.prepare('UPDATE vision_sessions SET summary = ? WHERE id = ?'),
     insertBlob: db.prepare('INSERT OR IGNORE INTO vision_blobs (sha256, bytes) VALUES (?, ?)'),
     insertImage: db.prepare(
       'INSERT INTO vision_images (session_id, idx, origin, label, original_sha256, original_mime, original_width, original_height, prepared_sha256, prepared_mime, prepared_width, prepared_height, extras_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -179,6 +180,8 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     },
 
     expiredIds: (cutoff) => statements.expired.all(cutoff).map((r) => r.id),
+
+    rename: (id, summary) => void statements.renameSession.run(summary, id),
 
     delete: (id) => remove.immediate(id),
   };

@@ -3,7 +3,7 @@ import { visionError } from '../domain/errors';
 import type { ImageBudget } from '../domain/imageBudget';
 import { regionToPixels, type FractionRegion } from '../domain/imageMath';
 import { FIRST_TURN_SUMMARY_INSTRUCTION, videoPromptText, zoomPromptText } from '../domain/prompts';
-import { addUsage, emptyUsage, splitSummary, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
+import { addUsage, emptyUsage, shorten, splitSummary, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
 import type { ImageProcessor } from '../ports/imageProcessor';
 import type { ImageSourceLoader } from '../ports/imageSources';
 import type { PdfRenderer } from '../ports/pdfRenderer';
@@ -77,6 +77,13 @@ export interface VisionService {
    * Per-image failures are listed in `failed`. Errors: VISION_DOCUMENT_INVALID, loader codes.
    */
   analyzeDocument(input: { document: string; prompt?: string; maxImages?: number }, options?: CallOptions): Promise<DocumentResult>;
+  /**
+   * Renames a session (after any running turn of it) and returns the stored summary (trimmed,
+   * at most 200 characters). Errors: VISION_SESSION_NOT_FOUND.
+   */
+  renameSession(sessionId: string, summary: string): Promise<string>;
+  /** Deletes a session (after any running turn of it). Errors: VISION_SESSION_NOT_FOUND. */
+  deleteSession(sessionId: string): Promise<void>;
   /** Snapshot of all sessions (never blocks on running turns). */
   listSessions(): SessionListing[];
   /** Deletes sessions idle longer than the TTL, skipping sessions with a turn in progress. */
@@ -197,6 +204,15 @@ export function createVisionService(deps: VisionDeps): VisionService {
         input,
         options,
       ),
+
+    renameSession: (sessionId, summary) =>
+      withSession(sessionId, async (id) => {
+        const clean = shorten(summary.replace(/\s+/g, ' ').trim(), 200);
+        repository.rename(id, clean);
+        return clean;
+      }),
+
+    deleteSession: (sessionId) => withSession(sessionId, async (id) => repository.delete(id)),
 
     // Same rule as requireSession: an expired session is not listed even before the sweeper runs.
     listSessions: () => repository.list().filter((session) => session.lastAccessAt >= deps.clock.now() - settings.sessionTtlMs),

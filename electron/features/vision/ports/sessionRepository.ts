@@ -35,6 +35,8 @@ export interface VisionSessionRepository {
   list(): SessionListing[];
   /** Ids of sessions last accessed before `cutoff` (epoch ms). */
   expiredIds(cutoff: number): string[];
+  /** Sets a session's summary (its title). */
+  rename(id: string, summary: string): void;
   /** Deletes a session, its turns, and blobs no other session references. */
   delete(id: string): void;
 }
