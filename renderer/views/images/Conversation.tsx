@@ -3,7 +3,7 @@ import { useApp, useT } from '../../store/StoreContext';
 import type { VisionSession } from '../../store/visionSlice';
 import { SessionImage } from './SessionImage';
 import { Markdown } from './markdown';
-import { replyWithoutSummary, splitTurnPrompt } from './turnText';
+import { replyWithoutSummary, splitTurnPrompt, stripLabel } from './turnText';
 import { usageLine } from './usageText';
 
 /**
@@ -40,7 +40,7 @@ export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void 
           <button key={image.index} type="button" className="vision-strip-item" data-testid={`vision-zoom-open-${image.index}`} onClick={() => onZoom(image.index)}>
             <SessionImage sessionId={session.id} index={image.index} label={image.label} />
             <span className="vision-strip-label" title={image.label}>
-              #{image.index} {image.label.split(/[\\/]/).pop()}
+              #{image.index} {stripLabel(image.label)}
             </span>
           </button>
         ))}

@@ -44,3 +44,10 @@ export function replyWithoutSummary(reply: string, summary: string): string {
 export function sessionTitle(summary: string): string {
   return summary.replace(/<\/?summary>/gi, '').replace(/\s+/g, ' ').trim();
 }
+
+/** A label without its folders; a PDF page keeps its "p.N/M" suffix (which contains a slash). */
+export function stripLabel(label: string): string {
+  const page = /^(.*?)( p\.\d+\/\d+)$/.exec(label);
+  const base = (page ? page[1]! : label).split(/[\\/]/).pop();
+  return `${base}${page ? page[2] : ''}`;
+}
