@@ -212,13 +212,13 @@ describe('cadsight review with a configured reviewer model', () => {
       expect(report.options.llm).toBe(true);
       expect(report.notEvaluated).toEqual([]);
       expect(report.findings.filter((f) => f.source === 'llm').map((f) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
-      expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
+      expect(provider.requests).toHaveLength(1 + 3 + 1); // the tool-call check, one per frame, one evidence re-ask on E9
 
       // --no-llm keeps it rules-only even with a configured model.
       const rules = path.join(dir, 'rules');
       await reviewCommand.run([sample, '--out', rules, '--no-llm']);
       expect(readReport(rules).options.llm).toBe(false);
-      expect(provider.requests).toHaveLength(1 + 3);
+      expect(provider.requests).toHaveLength(1 + 3 + 1);
     } finally {
       await provider.close();
     }
@@ -268,7 +268,7 @@ describe('cadsight review with a reviewer model that fails', () => {
 
   it('exits 3, not 0, when the drawing is clean for the rules and the AI step failed', async () => {
     const { reviewExitCode } = await import('./review');
-    const summary = { total: 0, bySeverity: { blocking: 0, major: 0, minor: 0, info: 0 }, hasBlocking: false, frames: 1, failedFrames: 0, llmFailedFrames: 1 };
+    const summary = { total: 0, hypotheses: 0, bySeverity: { blocking: 0, major: 0, minor: 0, info: 0 }, hasBlocking: false, frames: 1, failedFrames: 0, llmFailedFrames: 1 };
     const report = { summary } as unknown as ReviewReport;
     expect(reviewExitCode({ runId: 'r', status: 'completed', report: { ...report, summary: { ...summary, llmFailedFrames: 0 } } })).toBe(0);
     expect(reviewExitCode({ runId: 'r', status: 'completed_with_errors', report })).toBe(3);

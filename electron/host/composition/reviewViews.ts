@@ -53,6 +53,7 @@ export function findingView(item: AnnotatedFinding, writtenAt: string | null): z
     checklistItemId: finding.checklistItemId,
     severity: finding.severity,
     source: finding.source,
+    hypothesis: finding.hypothesis === true,
     message: finding.message,
     evidenceRefs: finding.evidenceRefs,
     location: finding.location,

@@ -33,9 +33,22 @@ export function listAnnotatedFindings(store: ReviewStore, runId: string): Annota
 export function decideAnnotation(store: ReviewStore, findingId: string, event: Exclude<AnnotationEvent, { kind: 'written' }>): Annotation {
   const current = store.getAnnotation(findingId);
   if (!current) throw new AppError('REVIEW_FINDING_NOT_FOUND', `No annotation for finding ${findingId}.`, { data: { findingId } });
+  if (event.kind !== 'reject' && store.getFinding(findingId)?.hypothesis) {
+    throw new AppError('REVIEW_HYPOTHESIS_NOT_PROMOTED', `Finding ${current.shortId} is an AI hypothesis without CAD evidence; promote it before approving its annotation.`, { data: { findingId } });
+  }
   const next = applyAnnotationEvent(current, event);
   store.saveAnnotation(next);
   return next;
+}
+
+/**
+ * The user confirms an AI hypothesis (a finding no CAD evidence near it supports): from now on its
+ * annotation can be approved and written. Errors: REVIEW_FINDING_NOT_FOUND.
+ */
+export function promoteHypothesis(store: ReviewStore, findingId: string): void {
+  const finding = store.getFinding(findingId);
+  if (!finding) throw new AppError('REVIEW_FINDING_NOT_FOUND', `Finding ${findingId} does not exist.`, { data: { findingId } });
+  if (finding.hypothesis) store.promoteFinding(findingId);
 }
 
 export interface WriteOutcome {
@@ -75,7 +88,8 @@ export async function writeApprovedAnnotations(
 ): Promise<WriteOutcome> {
   const leaderTool = target.capabilityTools.leaderWrite;
   if (!leaderTool) throw new AppError('REVIEW_WRITE_UNSUPPORTED', `${target.label} offers no leader annotation tool.`);
-  const candidates = listAnnotatedFindings(store, runId).filter((a) => isWritable(a.annotation));
+  // An unpromoted AI hypothesis is never written, whatever its annotation says.
+  const candidates = listAnnotatedFindings(store, runId).filter((a) => isWritable(a.annotation) && !a.finding.hypothesis);
   const outcome: WriteOutcome = { written: [], recognised: [], failed: [], saved: null };
   if (candidates.length === 0) return outcome;
   const onLayer = await shortIdsOnReviewLayer(reader, reader.capabilityTools.texts);
