@@ -149,12 +149,16 @@ describe.skipIf(!python)('approved annotations written to a DXF copy', () => {
 
       const readBack = execFileSync(
         python!,
-        ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")], "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
+        ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); t=[e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")]; print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in t], "ids": [v for e in t if e.has_xdata("CADSIGHT_REVIEW") for c, v in e.get_xdata("CADSIGHT_REVIEW")], "appid": "CADSIGHT_REVIEW" in d.appids, "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
         { encoding: 'utf8' },
       );
-      const parsed = JSON.parse(readBack) as { errors: number; texts: string[]; leaders: number };
+      const parsed = JSON.parse(readBack) as { errors: number; texts: string[]; ids: string[]; appid: boolean; leaders: number };
       expect(parsed.errors).toBe(0);
-      expect(parsed.texts.map((t) => t.slice(0, 15)).sort()).toEqual([`[AI-R ${a!.finding.shortId}]`, `[AI-R ${b!.finding.shortId}]`].sort());
+      // The visible text is the note alone; the id is in XDATA under a registered application.
+      expect(parsed.texts.sort()).toEqual([a!.annotation.text, b!.annotation.text].sort());
+      expect(parsed.texts.some((t) => t.includes('[AI-R'))).toBe(false);
+      expect(parsed.ids.sort()).toEqual([a!.finding.shortId, b!.finding.shortId].sort());
+      expect(parsed.appid).toBe(true);
       expect(parsed.leaders).toBeGreaterThanOrEqual(2);
 
       // The saved copy is the same drawing plus AI_REVIEW: same finding ids, nothing written again.

@@ -80,7 +80,8 @@ export function plannedWrite(item: AnnotatedFinding, tool: string): z.input<type
     shortId: annotation.shortId,
     tool,
     points: [annotation.anchor, annotation.textAt],
-    text: `[AI-R ${annotation.shortId}] ${annotation.text}`,
+    // The short id is kept in XDATA (reviewId), not in the visible text.
+    text: annotation.text,
     height: annotation.textHeight,
     payloadHash: item.payloadHash,
   };

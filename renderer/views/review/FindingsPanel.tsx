@@ -42,7 +42,7 @@ function FindingCard({ finding, n }: { finding: FindingView; n: number }) {
       <p className="finding-message">{finding.message}</p>
       {editing === null ? (
         <p className="finding-annotation">
-          <span className="hint">{t('review.finding.annotation')}</span> <span className="mono">[AI-R {finding.shortId}]</span> {annotation.text}
+          <span className="hint">{t('review.finding.annotation')}</span> {annotation.text}
         </p>
       ) : (
         <div className="finding-edit" onClick={(e) => e.stopPropagation()}>

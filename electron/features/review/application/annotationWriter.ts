@@ -1,7 +1,7 @@
 import { AppError, toAppErrorData, type AppErrorData } from '../../../../shared/errors';
 import type { DrawingSource, DrawingWriteTarget } from '../ports/drawingSource';
 import type { ReviewStore } from '../ports/reviewStore';
-import { applyAnnotationEvent, isWritable, leaderPayload, payloadHash, type Annotation, type AnnotationEvent } from '../domain/annotation';
+import { applyAnnotationEvent, isWritable, leaderPayload, payloadHash, visibleIdPayload, type Annotation, type AnnotationEvent } from '../domain/annotation';
 import { AI_REVIEW_LAYER } from '../domain/drawingData';
 import { shortIdsInText, type Finding } from '../domain/finding';
 import { callJsonTool, learnToolParams, newMeter } from './toolCalls';
@@ -60,7 +60,7 @@ export interface WriteOutcome {
   saved: string | null;
 }
 
-/** Short ids of our annotations already present on the AI_REVIEW layer. */
+/** Short ids of our annotations already present on the AI_REVIEW layer (XDATA ids, and ids in older visible texts). */
 async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | undefined): Promise<Set<string>> {
   if (!textsTool) return new Set();
   const meter = newMeter();
@@ -69,7 +69,14 @@ async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | 
     const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { offset, limit }));
     return { items: page.texts, total: page.total };
   }, MAX_LISTED_TEXTS);
-  return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => shortIdsInText(t.text)));
+  return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => [...(t.reviewId ? [t.reviewId] : []), ...shortIdsInText(t.text)]));
+}
+
+/** Whether the target's leader tool announces a `reviewId` parameter (the id kept out of the visible text). */
+async function keepsIdHidden(target: DrawingWriteTarget, reader: DrawingSource, tool: string): Promise<boolean> {
+  const info = (await reader.listTools()).find((t) => t.name === tool);
+  const properties = (info?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties !== undefined && 'reviewId' in properties && target.capabilityTools.leaderWrite === tool;
 }
 
 /**
@@ -93,6 +100,7 @@ export async function writeApprovedAnnotations(
   const outcome: WriteOutcome = { written: [], recognised: [], failed: [], saved: null };
   if (candidates.length === 0) return outcome;
   const onLayer = await shortIdsOnReviewLayer(reader, reader.capabilityTools.texts);
+  const hidden = await keepsIdHidden(target, reader, leaderTool);
   for (const { annotation } of candidates) {
     const hash = payloadHash(annotation);
     const record = { findingId: annotation.findingId, runId, payloadHash: hash, writtenAt: now().toISOString() };
@@ -103,7 +111,7 @@ export async function writeApprovedAnnotations(
       continue;
     }
     try {
-      const payload = leaderPayload(annotation);
+      const payload = hidden ? leaderPayload(annotation) : visibleIdPayload(leaderPayload(annotation));
       const result = await target.callTool(leaderTool, payload.args);
       if (result.isError) {
         const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join(' ');

@@ -71,7 +71,7 @@ export function findingId(input: {
   return sha256Hex(key);
 }
 
-/** Text written into the drawing: the short id first, so a re-run can recognise it. */
+/** Visible text for a leader tool that cannot store the id elsewhere: the short id first, so a re-run can recognise it. */
 export function annotationText(shortId: string, text: string): string {
   return `[AI-R ${shortId}] ${text}`;
 }
