@@ -50,6 +50,8 @@ export interface LlmFrameInput {
   evidence: FrameEvidence;
   images: { ref: ScreenshotRef; png: Uint8Array }[];
   locale: 'zh-CN' | 'en';
+  /** The drawing's language (annotation texts). */
+  annotationLocale: 'zh-CN' | 'en';
   signal?: AbortSignal;
 }
 
