@@ -9,6 +9,7 @@ import type { HandlerTable } from '../../platform/ipc/router';
 import { createLlmGateway } from '../../platform/llm/index';
 import { createDrawingManager, type DrawingManager } from './reviewDrawings';
 import { renderRegion } from './reviewOverview';
+import { createViewerHandlers } from './reviewViewer';
 import { createRunManager, type RunManager } from './reviewRuns';
 import type { PlatformRuntime } from './platformRuntime';
 
@@ -104,8 +105,9 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
       if (!frame) throw new AppError('REVIEW_FRAME_NOT_FOUND', `The drawing has no frame ${input.frameId}.`, { data: { frameId: input.frameId } });
       const tool = drawing.source.capabilityTools.screenshot;
       if (!tool || !overview.tools.some((t) => t.name === tool)) throw new AppError('REVIEW_SCREENSHOT_UNSUPPORTED', `${drawing.descriptor.label} offers no screenshot tool.`);
-      return renderRegion(drawing.source, tool, frame.bbox, input.maxEdge ?? FRAME_IMAGE_EDGE);
+      return renderRegion(drawing.source, tool, frame.bbox, input.maxEdge ?? FRAME_IMAGE_EDGE, frame.layout);
     },
+    ...createViewerHandlers(requireDrawing),
     reviewStart: (input) => runs.start(input),
     reviewCancel: (input) => runs.cancel(input.runId),
     reviewResume: (input) => runs.resume(input.runId),

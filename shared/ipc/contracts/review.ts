@@ -175,6 +175,17 @@ export const writeResultSchema = z
   })
   .strict();
 
+/** A rendered region of one layout for the drawing viewer: the picture and the drawing box it covers exactly. */
+export const viewImageSchema = z.object({ image: imageViewSchema, layout: z.string(), region: reviewBBoxSchema }).strict();
+
+/** One entity as the viewer's inspector shows it; `properties` are its other fields flattened to text. */
+export const entityViewSchema = z
+  .object({ handle: z.string(), type: z.string(), layer: z.string(), bbox: reviewBBoxSchema.nullable(), properties: z.record(z.string(), z.string()) })
+  .strict();
+
+const layoutName = z.string().min(1).max(255);
+const handleInput = z.string().regex(/^[0-9A-Fa-f]{1,16}$/);
+
 const runIdInput = z.object({ runId: z.string().min(1).max(200) }).strict();
 const empty = z.object({}).strict();
 
@@ -207,6 +218,23 @@ export const reviewChannels = {
   reviewRefreshDrawing: { input: empty, output: drawingOverviewSchema },
   /** PNG of one frame of the current drawing. Errors: REVIEW_NO_DRAWING, REVIEW_FRAME_NOT_FOUND, CAD_*. */
   reviewFrameImage: { input: z.object({ frameId: z.string().min(1).max(100), maxEdge: z.number().int().min(64).max(4096).optional() }).strict(), output: imageViewSchema },
+  /**
+   * A region of a layout of the current drawing as the viewer draws it (the whole layout when
+   * `bbox` is absent), without `hiddenLayers`. Errors: REVIEW_NO_DRAWING,
+   * REVIEW_SCREENSHOT_UNSUPPORTED, REVIEW_LAYER_FILTER_UNSUPPORTED (the backend's screenshot tool
+   * has no layer filter), REVIEW_SOURCE_BAD_RESULT, CAD_* (CAD_DXF_EMPTY_REGION for an empty layout).
+   */
+  reviewViewImage: {
+    input: z.object({ layout: layoutName, bbox: reviewBBoxSchema.optional(), maxEdge: z.number().int().min(64).max(2048), hiddenLayers: z.array(z.string().min(1).max(255)).max(2000) }).strict(),
+    output: viewImageSchema,
+  },
+  /** Entities of a layout whose extents meet `bbox` (a click with its pick tolerance), nearest first. Errors: REVIEW_NO_DRAWING, REVIEW_PICK_UNSUPPORTED, CAD_*. */
+  reviewPickEntities: {
+    input: z.object({ layout: layoutName, bbox: reviewBBoxSchema }).strict(),
+    output: z.object({ entities: z.array(entityViewSchema).max(20), total: z.number().int() }).strict(),
+  },
+  /** One entity by handle (the entity a finding cites). Errors: REVIEW_NO_DRAWING, REVIEW_PICK_UNSUPPORTED, CAD_TOOL_ERROR (no such handle), CAD_*. */
+  reviewGetEntity: { input: z.object({ handle: handleInput }).strict(), output: entityViewSchema },
   /**
    * Starts a review of the current drawing in the background (progress via the `progress` event,
    * the end via `reviewRunStatus`). Errors: REVIEW_NO_DRAWING, REVIEW_CHECKLIST_INVALID,
