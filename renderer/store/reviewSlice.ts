@@ -126,13 +126,14 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
     report(result.error);
     return undefined;
   };
-  const withDrawing = async (open: () => Promise<DrawingOverview | undefined>): Promise<void> => {
+  /** `refresh`: the same drawing read again (its run stays); otherwise a drawing the user opened (the main area shows it). */
+  const withDrawing = async (open: () => Promise<DrawingOverview | undefined>, refresh = false): Promise<void> => {
     put({ drawingBusy: true });
     try {
       const drawing = await open();
       if (!drawing) return;
-      // Another drawing: the previous run, its selection and the viewer state leave the main area.
-      if (drawingKey(drawing) !== drawingKey(get().drawing) || get().run?.run.source !== drawing.source.label) {
+      // An opened drawing replaces the previous run in the main area (with its selection and write state).
+      if (!refresh || get().run?.run.source !== drawing.source.label) {
         put({ run: null, runImages: {}, selectedFrameId: null, selectedFindingId: null, movingFindingId: null, writePlan: null, writeResult: null });
       }
       if (drawingKey(drawing) !== drawingKey(get().drawing)) get().resetViewer();
@@ -219,7 +220,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
       });
     },
     connectCad: (host, port) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port }))),
-    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({}))),
+    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({})), true),
     async loadFrameImage(frameId, size) {
       const key = frameImageKey(frameId, size);
       const asked = drawingKey(get().drawing);

@@ -80,7 +80,8 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
   const hiddenKey = hiddenLayers.join('\u0000');
   const prefix = `${layout}|${hiddenKey}|`;
   const requests = useRef(new Map<string, { bbox?: Box; maxEdge: number }>());
-  const fitTo = useRef<Box | null>(focus?.bbox ?? null);
+  // State, not a ref: focusing a frame while the camera already fits must still re-render.
+  const [fitBox, setFitBox] = useState<Box | null>(focus?.bbox ?? null);
 
   // One loader per layout and layer set: a toggle re-renders everything without stale tiles.
   const loader: TileLoader<Loaded> = useMemo(
@@ -106,7 +107,7 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
   useEffect(() => {
     if (!focus) return;
     setLayout(focus.layout);
-    fitTo.current = focus.bbox;
+    setFitBox(focus.bbox);
     setCamera(null);
   }, [focus]);
 
@@ -129,7 +130,7 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
   const overviewUpp = isTile(base) ? (base.region.maxX - base.region.minX) / base.widthPx : 1;
   const maxUpp = extent ? fitCamera(extent, size).upp * 2 : 1;
   // The first view (and every new focus) fits the focus box, or the whole layout.
-  const view: Camera | null = camera ?? (extent ? fitCamera(fitTo.current ?? extent, size) : null);
+  const view: Camera | null = camera ?? (extent ? fitCamera(fitBox ?? extent, size) : null);
 
   const tiles = useMemo(() => (view && extent ? tilesFor(view, size, extent, overviewUpp) : []), [view, extent, size, overviewUpp]);
   for (const tile of tiles) requests.current.set(prefix + tile.key, { bbox: tile.box, maxEdge: TILE_PX });
@@ -242,7 +243,7 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
               className={`viewer-tab${name === layout ? ' active' : ''}`}
               data-testid={`viewer-tab-${name}`}
               onClick={() => {
-                fitTo.current = null;
+                setFitBox(null);
                 setCamera(null);
                 setLayout(name);
               }}
@@ -286,7 +287,7 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
         <button type="button" className="btn-ghost" onClick={() => zoomBy(1.5)} aria-label={t('review.zoom.in')} data-testid="viewer-zoom-in">
           +
         </button>
-        <button type="button" className="btn-ghost" onClick={() => setCamera(null)} aria-label={t('review.zoom.reset')}>
+        <button type="button" className="btn-ghost" onClick={() => setCamera(null)} data-testid="viewer-tools-fit" aria-label={t('review.zoom.reset')}>
           {t('review.zoom.fit')}
         </button>
         <button type="button" className="btn-ghost" onClick={() => zoomBy(1 / 1.5)} aria-label={t('review.zoom.out')}>
