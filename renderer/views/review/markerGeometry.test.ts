@@ -49,6 +49,12 @@ describe('marker spreading', () => {
     );
   });
 
+  it('puts a marker on the far side of its leader text', () => {
+    const [m] = spreadMarkers([{ id: 'a', x: 100, y: 100, away: { x: 160, y: 60 } }], 24, 18);
+    expect(m!.at.x).toBeLessThan(100);
+    expect(m!.at.y).toBeGreaterThan(100);
+  });
+
   it('puts a lone marker up and to the right of its value, close to it', () => {
     const [m] = spreadMarkers([{ id: 'a', x: 100, y: 100 }], 24, 18);
     expect(m!.at.x).toBeGreaterThan(100);

@@ -143,7 +143,7 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
 
   useEffect(() => {
     movePending(placing ? placing.start : null);
-    if (placing) stage.current?.focus();
+    if (placing) stage.current?.focus({ preventScroll: true });
   }, [placing]);
 
   const fitted = view === camera ? null : view;

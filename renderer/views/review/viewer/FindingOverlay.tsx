@@ -35,7 +35,7 @@ export function FindingOverlay({ ctx, findings, numbers }: { ctx: OverlayContext
   });
   // Without a cited entity on this sheet, the finding's own location is what is highlighted.
   const fallback = selectedFinding && boxes.length === 0 && selectedFinding.location.kind === 'bbox' ? selectedFinding.location.bbox : null;
-  const anchors = findings.map((f) => ({ id: f.id, ...ctx.toScreen(f.annotation.anchor) }));
+  const anchors = findings.map((f) => ({ id: f.id, ...ctx.toScreen(f.annotation.anchor), away: ctx.toScreen(f.annotation.textAt) }));
   const inView = (p: { x: number; y: number }) => p.x >= -40 && p.y >= -40 && p.x <= ctx.size.width + 40 && p.y <= ctx.size.height + 40;
   const markers = spreadMarkers(anchors.filter(inView));
   const leaders = findings.flatMap((f) => {
