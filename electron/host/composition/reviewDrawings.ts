@@ -78,7 +78,8 @@ async function openDxfDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'sa
     async writeEndpoints() {
       // A fresh backend per write: the leaders written must not linger in the viewed original's session.
       const served = existsSync(copy) ? copy : descriptor.path;
-      const writer = await openDxfBackend(served);
+      // The app re-saves its own review copy in the data folder, so replacing it is intended.
+      const writer = await openDxfBackend(served, { save: { allowOverwrite: true } });
       return { reader: readOnlyProviderSource(descriptor.label, writer, DXF_CAPABILITIES), target: targetOn(served, writer), saveTo: copy, close: () => undefined };
     },
     close: () => undefined,

@@ -4,6 +4,8 @@ import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/fram
 import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
 import { badResult } from './toolCalls';
+import { entityKeyer } from '../domain/entityKey';
+import { bboxCenter } from '../domain/geometry';
 
 /**
  * Decoders from backend JSON payloads (find_frames, get_texts, ...) to domain evidence. This is
@@ -41,7 +43,9 @@ const framePayload = z.object({
         layout: z.string().optional(),
         bbox: box,
         block: z.string().optional(),
-        sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional() }).loose().nullable().optional(),
+        sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional(), paperWidth: z.number().positive().optional(), paperHeight: z.number().positive().optional() }).loose().nullable().optional(),
+        sheetBox: box.optional(),
+        titleBlockBox: box.optional(),
         /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
         titleBlock: z.record(z.string(), z.string().nullable()).optional(),
       })
@@ -68,6 +72,8 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
       titleBlock,
       titleBlockAnchors: {},
       origin: 'detected' as const,
+      ...(raw.sheet?.paperWidth && raw.sheet.paperHeight ? { sheet: { widthMm: raw.sheet.paperWidth, heightMm: raw.sheet.paperHeight, box: raw.sheetBox ?? raw.bbox } } : {}),
+      ...(raw.titleBlockBox ? { titleBlockBox: raw.titleBlockBox } : {}),
     };
   });
 }
@@ -80,8 +86,9 @@ const pagedEntities = z.object({
 /** get_entities page → summaries plus the backend's total (for paging). */
 export function decodeEntities(tool: string, payload: unknown): { entities: EntitySummary[]; total: number | undefined } {
   const page = decode(tool, pagedEntities, payload);
+  const key = entityKeyer();
   return {
-    entities: page.entities.map((e) => ({ handle: e.handle, type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
+    entities: page.entities.map((e) => ({ handle: key(e.handle, e.type, e.bbox ? bboxCenter(e.bbox) : undefined), type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
     total: page.total,
   };
 }
@@ -93,7 +100,8 @@ const textsPayload = z.object({
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
-  return { texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
+  const key = entityKeyer();
+  return { texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
 }
 
 const dimensionsPayload = z.object({
@@ -102,7 +110,11 @@ const dimensionsPayload = z.object({
       .object({
         handle,
         layer: z.string(),
+        dimType: z.string().nullable().optional(),
         measurement: z.number().nullable().optional(),
+        measured: z.number().nullable().optional(),
+        display: z.object({ linearFactor: z.number(), decimals: z.number().int(), roundTo: z.number().min(0), suppressTrailingZeros: z.boolean() }).loose().nullable().optional(),
+        blockText: z.string().nullable().optional(),
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
@@ -114,10 +126,22 @@ const dimensionsPayload = z.object({
 
 export function decodeDimensions(tool: string, payload: unknown): { dimensions: DimensionItem[]; total: number | undefined } {
   const page = decode(tool, dimensionsPayload, payload);
+  const key = entityKeyer();
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
-      return { handle: d.handle, layer: d.layer, measurement: d.measurement ?? null, textOverride: d.textOverride ?? null, position: at ? at : null };
+      const display = d.display ? { linearFactor: d.display.linearFactor, decimals: d.display.decimals, roundTo: d.display.roundTo, suppressTrailingZeros: d.display.suppressTrailingZeros } : null;
+      return {
+        handle: key(d.handle, 'DIMENSION', at ?? undefined),
+        layer: d.layer,
+        dimType: d.dimType ?? null,
+        measurement: d.measurement ?? null,
+        measured: d.measured ?? null,
+        display,
+        blockText: d.blockText ?? null,
+        textOverride: d.textOverride ?? null,
+        position: at ? at : null,
+      };
     }),
     total: page.total,
   };
@@ -134,9 +158,10 @@ function locationOf(e: { at?: Point | null | undefined; bbox?: BBox | null | und
 
 /** find_zero_length → hits; an entity the backend cannot place is skipped (it cannot be annotated). */
 export function decodeZeroLength(tool: string, payload: unknown): DetectorHit[] {
+  const key = entityKeyer();
   return decode(tool, zeroLengthPayload, payload).entities.flatMap((e) => {
     const location = locationOf(e);
-    return location ? [{ handle: e.handle, type: e.type, location }] : [];
+    return location ? [{ handle: key(e.handle, e.type, location), type: e.type, location }] : [];
   });
 }
 
@@ -145,9 +170,10 @@ const duplicatesPayload = z.object({
 });
 
 export function decodeDuplicates(tool: string, payload: unknown): DuplicateGroup[] {
+  const key = entityKeyer();
   return decode(tool, duplicatesPayload, payload).groups.flatMap((g) => {
     const location = locationOf(g);
-    return location ? [{ handles: g.handles, type: g.type, location }] : [];
+    return location ? [{ handles: g.handles.map((h) => key(h, g.type, location)), type: g.type, location }] : [];
   });
 }
 
@@ -166,7 +192,17 @@ export function decodeScreenshotMeta(tool: string, payload: unknown): { widthPx:
   return { widthPx: meta.width, heightPx: meta.height, region, transform: { origin: { x: region.minX, y: region.maxY }, unitsPerPixel: 1 / meta.pixelsPerUnit } };
 }
 
-const drawingInfoPayload = z.object({ layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional() }).loose();
+const drawingInfoPayload = z
+  .object({
+    layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional(),
+    problems: z.array(z.object({ kind: z.string(), message: z.string() }).loose()).optional(),
+  })
+  .loose();
+
+/** Load problems get_drawing_info reports (what was repaired or skipped), at most 50. */
+export function decodeProblems(tool: string, payload: unknown): { kind: string; message: string }[] {
+  return (decode(tool, drawingInfoPayload, payload).problems ?? []).slice(0, 50).map((p) => ({ kind: p.kind, message: p.message.slice(0, 300) }));
+}
 
 /** get_drawing_info → model-space extents (the whole-drawing frame when no frame is found). */
 export function decodeExtents(tool: string, payload: unknown): BBox | undefined {
