@@ -90,6 +90,12 @@ describe('Review view journey (browser mode)', () => {
     expect(await page.getByTestId('finding-2').getAttribute('data-state')).toBe('written');
     expect(await page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
     expect(await page.getByTestId('saved-drawing').textContent()).toContain(saved);
+    // The annotated DXF and the report download from the browser.
+    const [dxfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-dxf').click()]);
+    expect(dxfDownload.suggestedFilename()).toBe('cadsight_sample_gb_a3_3frames.ai-review.dxf');
+    expect(readFileSync((await dxfDownload.path())!)).toEqual(readFileSync(saved));
+    const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-markdown').click()]);
+    expect(reportDownload.suggestedFilename()).toBe('report.md');
     // Written leaders are drawn solid over the drawing.
     await expect.poll(() => page.locator('[data-testid^="leader-written-"]').count(), POLL).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath('review-written-status') });

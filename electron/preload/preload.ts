@@ -29,6 +29,7 @@ const bridge = {
   reviewViewImage: invoke('reviewViewImage'),
   reviewPickEntities: invoke('reviewPickEntities'),
   reviewGetEntity: invoke('reviewGetEntity'),
+  reviewDownloadFile: invoke('reviewDownloadFile'),
   reviewStart: invoke('reviewStart'),
   reviewCancel: invoke('reviewCancel'),
   reviewResume: invoke('reviewResume'),

@@ -94,6 +94,8 @@ export interface ReviewSlice {
   previewWrite(): Promise<void>;
   confirmWrite(): Promise<void>;
   closeWrite(): void;
+  /** A file of the open run as bytes to save (annotated DXF, report); failures go to the banner. */
+  downloadRunFile(kind: 'dxf' | 'markdown' | 'json'): Promise<{ fileName: string; mimeType: string; dataBase64: string } | undefined>;
 }
 
 /** A File's bytes as standard base64 (FileReader does the encoding natively, also for large files). */
@@ -320,5 +322,10 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
       }
     },
     closeWrite: () => put({ writePlan: null, writeResult: null }),
+    async downloadRunFile(kind) {
+      const run = get().run;
+      if (!run) return undefined;
+      return unwrap(await bridge.reviewDownloadFile({ runId: run.run.id, kind }));
+    },
   };
 }

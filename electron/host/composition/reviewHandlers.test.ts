@@ -153,6 +153,14 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(picked.entities.length).toBeLessThanOrEqual(20);
     expect(picked.entities.map((e: any) => e.handle)).toContain(entity.handle);
     expect((await app.call('reviewGetEntity', { handle: 'FFFFFF' })).error.code).toBe('CAD_TOOL_ERROR');
+
+    // The run's report downloads; its annotated drawing only once written.
+    const report = await app.ok('reviewDownloadFile', { runId: detail.run.id, kind: 'markdown' });
+    expect(report.fileName).toBe('report.md');
+    expect(Buffer.from(report.dataBase64, 'base64').toString('utf8')).toEqual(readFileSync(detail.report.markdown, 'utf8'));
+    expect((await app.ok('reviewDownloadFile', { runId: detail.run.id, kind: 'json' })).mimeType).toBe('application/json');
+    expect((await app.call('reviewDownloadFile', { runId: detail.run.id, kind: 'dxf' })).error.code).toBe('REVIEW_FILE_NOT_FOUND');
+    expect((await app.call('reviewDownloadFile', { runId: 'no-such-run', kind: 'json' })).error.code).toBe('REVIEW_RUN_NOT_FOUND');
   });
 
   it('runs a rules-only review in the background with progress and finds every planted problem', async () => {
@@ -237,6 +245,9 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(plan2.items.map((i: any) => i.findingId)).toEqual([b.id]);
     const saved = (await second.ok('reviewWriteApproved', { runId: two.run.id, payloadHashes: plan2.items.map((i: any) => i.payloadHash) })).savedPath;
     const text = readFileSync(saved, 'utf8');
+    const download = await second.ok('reviewDownloadFile', { runId: two.run.id, kind: 'dxf' });
+    expect(download.fileName).toBe(path.basename(saved));
+    expect(Buffer.from(download.dataBase64, 'base64')).toEqual(readFileSync(saved));
     expect(text).toContain(`[AI-R ${a.shortId}]`);
     expect(text).toContain(`[AI-R ${b.shortId}]`);
 

@@ -10,6 +10,7 @@ import { createLlmGateway } from '../../platform/llm/index';
 import { createDrawingManager, type DrawingManager } from './reviewDrawings';
 import { renderRegion } from './reviewOverview';
 import { createViewerHandlers } from './reviewViewer';
+import { downloadRunFile } from './reviewDownloads';
 import { createRunManager, type RunManager } from './reviewRuns';
 import type { PlatformRuntime } from './platformRuntime';
 
@@ -115,6 +116,7 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     reviewGetRun: (input) => runs.detail(input.runId),
     reviewRunImage: (input) => runs.image(input.runId, input.file),
     reviewDecide: (input) => runs.decide(input),
+    reviewDownloadFile: (input) => downloadRunFile(runs, input),
     reviewPreviewWrite: (input) => runs.writePlan(input.runId),
     reviewWriteApproved: (input) => runs.write(input.runId, input.payloadHashes),
   };

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Result } from '../../../shared/errors';
 import type { AppBridge } from '../../../shared/ipc/channels';
 import { createAppStore, type AppStore } from '../../store/appStore';
@@ -87,7 +87,10 @@ async function mount(store: AppStore) {
 }
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 250)));
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 describe('Review view', () => {
   it('shows the frame pictures again after leaving Review and coming back', async () => {
@@ -200,5 +203,35 @@ describe('Review view', () => {
     const upp = Math.max(420 / 800, 297 / 520) * 1.04;
     expect(decided.decision.anchor.x).toBeCloseTo(100 + 16 * upp, 3);
     expect(decided.decision.anchor.y).toBeCloseTo(100 + upp, 3);
+  });
+
+  it('downloads the report and the annotated drawing through the browser with their file names', async () => {
+    const detail = { ...run(), report: { folder: '/r', json: '/r/report.json', markdown: '/r/report.md' }, savedDrawing: '/d/sample.ai-review.dxf' };
+    const fake = fakeBridge({
+      ...viewerHandlers(() => drawing()),
+      reviewGetRun: () => ok(detail),
+      reviewDownloadFile: (input) => ok({ fileName: input.kind === 'dxf' ? 'sample.ai-review.dxf' : 'report.md', mimeType: 'text/plain', dataBase64: btoa('0\nEOF\n') }),
+    });
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), `blob:test/${blobs.length}`), revokeObjectURL: () => {} }));
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const store = createAppStore(fake.bridge, 'en');
+    await mount(store);
+    await act(async () => store.getState().selectRun('run-1'));
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('download-dxf'));
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('download-markdown'));
+    });
+    await waitFor(() => expect(names).toEqual(['sample.ai-review.dxf', 'report.md']));
+    expect(blobs[0]!.size).toBe('0\nEOF\n'.length);
+    expect(fake.calls.filter((c) => c.channel === 'reviewDownloadFile').map((c) => c.input)).toEqual([
+      { runId: 'run-1', kind: 'dxf' },
+      { runId: 'run-1', kind: 'markdown' },
+    ]);
   });
 });

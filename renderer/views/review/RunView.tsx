@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
+import { DownloadButton } from './DownloadButton';
 import { FindingsPanel } from './FindingsPanel';
 import { FrameDetail, LiveFrameDetail } from './FrameDetail';
 import { layoutTabs } from './viewer/layoutTabs';
@@ -78,13 +79,14 @@ export function RunView() {
         </p>
       )}
       {run.report && (
-        <p className="hint" data-testid="report-paths">
-          {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>
+        <p className="hint run-files" data-testid="report-paths">
+          {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>{' '}
+          <DownloadButton kind="markdown" label={t('review.download.markdown')} /> <DownloadButton kind="json" label={t('review.download.json')} />
         </p>
       )}
       {run.savedDrawing && (
-        <p className="hint ok" data-testid="saved-drawing">
-          {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span>
+        <p className="hint ok run-files" data-testid="saved-drawing">
+          {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span> <DownloadButton kind="dxf" label={t('review.download.dxf')} />
         </p>
       )}
       <div className="run-body">

@@ -290,6 +290,15 @@ export const reviewChannels = {
       .strict(),
     output: findingViewSchema,
   },
+  /**
+   * A file of a run for the user to save (browser download, desktop save dialog): the annotated
+   * `<name>.ai-review.dxf` or the report (Markdown / JSON). Only the run's own files are served.
+   * Errors: REVIEW_RUN_NOT_FOUND, REVIEW_FILE_NOT_FOUND (not written yet), REVIEW_DOWNLOAD_TOO_LARGE.
+   */
+  reviewDownloadFile: {
+    input: z.object({ runId: z.string().min(1).max(200), kind: z.enum(['dxf', 'markdown', 'json']) }).strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), dataBase64: z.string() }).strict(),
+  },
   /** Exactly what "write approved annotations" would write now. Errors: REVIEW_RUN_NOT_FOUND, REVIEW_WRITE_UNSUPPORTED. */
   reviewPreviewWrite: { input: runIdInput, output: writePlanSchema },
   /**
