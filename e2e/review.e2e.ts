@@ -132,6 +132,8 @@ describe('Review view journey (browser mode)', () => {
     await page.getByTestId('locale-zh-CN').click();
     await page.getByTestId('nav-review').click();
     await expect.poll(() => page.getByTestId('write-open').textContent(), POLL).toContain('写入已批准的批注');
+    // Back on Review, the pictures are there again (not stuck on "Rendering…").
+    await page.getByTestId('frame-viewer').getByTestId('viewer-base').waitFor(POLL);
     await page.screenshot({ path: screenshotPath('review-zh-CN') });
     await page.getByTestId('open-sample').click();
     await page.getByTestId('drawing-panel').waitFor();

@@ -139,6 +139,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
         put({ run: null, runImages: {}, selectedFrameId: null, selectedFindingId: null, movingFindingId: null, writePlan: null, writeResult: null });
       }
       if (drawingKey(drawing) !== drawingKey(get().drawing)) get().resetViewer();
+      else get().forgetPictures();
       put({ drawing, frameImages: {}, connection: drawing.connection });
     } finally {
       put({ drawingBusy: false });

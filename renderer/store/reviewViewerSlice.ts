@@ -41,12 +41,22 @@ export interface ReviewViewerSlice {
   loadCitedEntity(handle: string): Promise<void>;
   /** Forgets everything about the previous drawing (another drawing was opened). */
   resetViewer(): void;
+  /** Drops the pictures kept for the open drawing (it was read again and may have changed). */
+  forgetPictures(): void;
 }
+
+/** Pictures kept per store (a 512 px tile is ~50–150 KB as a data URL). */
+const PICTURE_CAPACITY = 240;
 
 export function createReviewViewerSlice<S extends ShellSlice & ReviewViewerSlice>({ set, get, bridge }: SliceContext<S>): ReviewViewerSlice {
   const put = (partial: Partial<ReviewViewerSlice>): void => set(partial as Partial<S>);
   let focusSeq = 0;
   const asking = new Set<string>();
+  /**
+   * Pictures already rendered for the open drawing, by request (least recently used first):
+   * coming back to Review or to a frame shows them at once instead of asking the host again.
+   */
+  const pictures = new Map<string, ViewTile>();
   return {
     hiddenLayers: [],
     viewerFocus: null,
@@ -59,10 +69,21 @@ export function createReviewViewerSlice<S extends ShellSlice & ReviewViewerSlice
     showAllLayers: () => put({ hiddenLayers: [] }),
     focusViewer: (layout, bbox) => put({ viewerFocus: { layout, bbox, seq: ++focusSeq } }),
     async viewImage(input) {
+      const key = JSON.stringify([input.layout, input.bbox ?? null, input.maxEdge, input.hiddenLayers]);
+      const kept = pictures.get(key);
+      if (kept) {
+        pictures.delete(key);
+        pictures.set(key, kept);
+        return kept;
+      }
       const result = await bridge.reviewViewImage(input);
+      // Failures are not kept: the next look asks again.
       if (!result.ok) return { error: result.error };
       const { image, region } = result.value;
-      return { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx, region };
+      const tile = { url: `data:${image.mimeType};base64,${image.dataBase64}`, widthPx: image.widthPx, heightPx: image.heightPx, region };
+      pictures.set(key, tile);
+      while (pictures.size > PICTURE_CAPACITY) pictures.delete(pictures.keys().next().value as string);
+      return tile;
     },
     async pickAt(layout, bbox) {
       const result = await bridge.reviewPickEntities({ layout, bbox });
@@ -80,6 +101,10 @@ export function createReviewViewerSlice<S extends ShellSlice & ReviewViewerSlice
         asking.delete(key);
       }
     },
-    resetViewer: () => put({ hiddenLayers: [], viewerFocus: null, inspected: null, citedEntities: {} }),
+    resetViewer() {
+      pictures.clear();
+      put({ hiddenLayers: [], viewerFocus: null, inspected: null, citedEntities: {} });
+    },
+    forgetPictures: () => pictures.clear(),
   };
 }

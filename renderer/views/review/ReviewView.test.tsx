@@ -102,6 +102,9 @@ describe('Review view', () => {
     await mount(store);
     await settle();
     for (const id of ['92', 'E9']) expect(screen.getByTestId(`frame-card-${id}`).querySelector('img')).not.toBeNull();
+    // The viewer's picture is back at once, from the store's pictures, not asked for again.
+    expect(screen.getByTestId('viewer-base')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.channel === 'reviewViewImage')).toHaveLength(1);
   });
 
   it('offers a tab per layout, hides toggled layers in the pictures it asks for, and inspects the entity under a click', async () => {
