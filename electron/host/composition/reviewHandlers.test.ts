@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -351,5 +351,52 @@ describe('AutoCAD over real TCP (a cad_mcp_frame-compatible server on 127.0.0.1)
     const result = await app.call('reviewConnectCad', { host: '127.0.0.1', port: await freePort() });
     expect(result.error.code).toBe('CAD_NOT_CONNECTED');
     expect(await app.ok('reviewGetDrawing')).toBeNull();
+  });
+});
+
+describe('custom checklist paths named over IPC', () => {
+  it('reads only regular files under the allowed folders, caps their size and never quotes them in the error', async () => {
+    const app = startApp(tempDir());
+    await app.ok('reviewOpenSample');
+    const start = (checklistPath: string) => app.call('reviewStart', { checklistPath, llm: false, model: null });
+    const refused = await start('/etc/passwd');
+    expect(refused.error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'not-allowed' } });
+    expect(refused.error.message).not.toMatch(/root:|nologin/);
+
+    const allowed = mkdtempSync(path.join(tmpdir(), 'allowed-checklists-'));
+    const secret = path.join(allowed, 'secret.txt');
+    writeFileSync(secret, 'root:x:0:0:TOP-SECRET-LINE\n');
+    const big = path.join(allowed, 'big.json');
+    writeFileSync(big, Buffer.alloc(1024 * 1024 + 1, 0x20));
+    const fifo = path.join(allowed, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    copyFileSync(path.join(resourcesDir, 'checklist/review_checklist.json'), path.join(allowed, 'mine.json'));
+    app.platform.settings.setGeneral({ allowedRoots: [allowed, '/dev'] });
+
+    const notJson = await start(secret);
+    expect(notJson.error.code).toBe('REVIEW_CHECKLIST_INVALID');
+    expect(JSON.stringify(notJson.error)).not.toContain('TOP-SECRET');
+    // Character devices and FIFOs are refused before a byte is read (/dev/zero never ends, a FIFO blocks).
+    expect((await start('/dev/zero')).error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'not-a-file' } });
+    expect((await start(fifo)).error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'not-a-file' } });
+    expect((await start(big)).error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'too-large' } });
+    expect((await start(`${allowed}/../${path.basename(allowed)}/../../etc/passwd`)).error).toMatchObject({ data: { reason: 'not-allowed' } });
+    expect((await start('relative/mine.json')).error).toMatchObject({ data: { reason: 'not-absolute' } });
+    const run = await app.ok('reviewStart', { checklistPath: path.join(allowed, 'mine.json'), llm: false, model: null });
+    expect(run.runId).toMatch(/^review-/);
+    await app.waitFor('reviewRunStatus', (p) => p.runId === run.runId && p.status !== 'running');
+  });
+});
+
+describe('connecting to AutoCAD from browser mode', () => {
+  it('refuses hosts other than this machine before opening any connection, and allows them from the desktop transport', async () => {
+    const app = startApp(tempDir());
+    const handlers = createReviewHandlers(app.workspace);
+    for (const host of ['10.0.0.5', '192.168.1.20', 'intranet.example', '169.254.169.254']) {
+      await expect(handlers.reviewConnectCad({ host, port: 8080 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_HOST_NOT_ALLOWED' });
+    }
+    expect(app.events.filter((e) => e.event === 'cadConnection')).toEqual([]);
+    // Loopback from the browser is the normal journey; it fails here only because nothing listens.
+    await expect(handlers.reviewConnectCad({ host: '127.0.0.1', port: 9 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_NOT_CONNECTED' });
   });
 });

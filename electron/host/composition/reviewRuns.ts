@@ -24,6 +24,7 @@ import {
   type RunStatus,
   type Severity,
 } from '../../features/review/index';
+import { readConfinedFileSync } from '../../platform/dataDir/confinedFile';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
 import type { Logger } from '../../platform/log/types';
 import { reviewCopyOf, type DrawingDescriptor, type DrawingManager } from './reviewDrawings';
@@ -39,6 +40,8 @@ export interface RunManagerOptions {
   /** `<data>/reviews`: one folder per run (report, screenshots, drawing.json, written.json). */
   runsDir: string;
   defaultChecklist: string;
+  /** Folders a custom checklist may come from (Settings → allowed folders). */
+  allowedRoots(): readonly string[];
   locale(): 'zh-CN' | 'en';
   generatorVersion: string;
   now(): Date;
@@ -59,15 +62,18 @@ export type ReviewerModel = { providerId: string; model: string };
 /** SEVERITIES lists the most severe first. */
 const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, index) => [severity, index])) as Record<Severity, number>;
 
-/** Loads a checklist file. Errors: REVIEW_CHECKLIST_INVALID (unreadable or not a valid checklist). */
-export function loadChecklistFile(file: string): Checklist {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new AppError('REVIEW_CHECKLIST_INVALID', `Cannot read checklist ${file}: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`, { data: { path: file } });
-  }
-  return parseChecklist(text, file);
+/** A checklist is a small JSON file; anything bigger is not one. */
+export const MAX_CHECKLIST_BYTES = 1024 * 1024;
+
+/**
+ * Loads a checklist file: a regular file of at most MAX_CHECKLIST_BYTES under `allowedRoots`
+ * (null = any folder, for the CLI user's own argument). Errors: REVIEW_CHECKLIST_INVALID
+ * (data.reason says why it was not read; never quotes the file).
+ */
+export function loadChecklistFile(file: string, allowedRoots: readonly string[] | null): Checklist {
+  // The CLI resolves its argument against the working folder; an IPC caller must be explicit.
+  const bytes = readConfinedFileSync(allowedRoots === null ? path.resolve(file) : file, { allowedRoots, maxBytes: MAX_CHECKLIST_BYTES, errorCode: 'REVIEW_CHECKLIST_INVALID', what: 'checklist' });
+  return parseChecklist(bytes.toString('utf8'), file);
 }
 
 /** Review runs of the app: background work with progress, cancel, resume and approval-bound writes. */
@@ -166,7 +172,8 @@ export function createRunManager(options: RunManagerOptions) {
     async start(input: Input<'reviewStart'>): Promise<{ runId: string }> {
       const drawing = drawings.current();
       if (!drawing) throw new AppError('REVIEW_NO_DRAWING', 'Open a drawing first: the sample, a DXF file, or AutoCAD.');
-      const checklist = loadChecklistFile(input.checklistPath ?? options.defaultChecklist);
+      // A custom checklist named over IPC must sit in a folder the user allowed in Settings.
+      const checklist = input.checklistPath === null ? loadChecklistFile(options.defaultChecklist, null) : loadChecklistFile(input.checklistPath, options.allowedRoots());
       // Resolved before any work so a missing key fails the start, not every frame.
       const llm = input.llm ? options.reviewer(input.model) : undefined;
       const runId = `review-${randomUUID()}`;
