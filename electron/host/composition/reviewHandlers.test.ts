@@ -158,7 +158,7 @@ describe('review handlers on the bundled sample drawing', () => {
     const plan = await app.ok('reviewPreviewWrite', { runId });
     expect(plan.items.map((i: any) => i.findingId).sort()).toEqual([a.id, b.id].sort());
     expect(plan.saveTo).toMatch(/cadsight_sample_gb_a3_3frames\.ai-review\.dxf$/);
-    expect(plan.items.find((i: any) => i.findingId === b.id)).toMatchObject({ tool: 'add_leader_annotation', text: `[AI-R ${b.shortId}] 请核对此处`, points: [anchor, moved.annotation.textAt] });
+    expect(plan.items.find((i: any) => i.findingId === b.id)).toMatchObject({ tool: 'add_leader_annotation', text: '请核对此处', points: [anchor, moved.annotation.textAt] });
 
     // A confirmation of another plan (here: one leader missing) writes nothing.
     expect((await app.call('reviewWriteApproved', { runId, payloadHashes: [plan.items[0].payloadHash] })).error.code).toBe('REVIEW_APPROVAL_STALE');
@@ -201,8 +201,10 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(plan2.items.map((i: any) => i.findingId)).toEqual([b.id]);
     const saved = (await second.ok('reviewWriteApproved', { runId: two.run.id, payloadHashes: plan2.items.map((i: any) => i.payloadHash) })).savedPath;
     const text = readFileSync(saved, 'utf8');
-    expect(text).toContain(`[AI-R ${a.shortId}]`);
-    expect(text).toContain(`[AI-R ${b.shortId}]`);
+    // Both ids live in XDATA (1001 CADSIGHT_REVIEW / 1000 <id>), none in the visible text.
+    expect(text).toMatch(new RegExp(`1001\\r?\\nCADSIGHT_REVIEW\\r?\\n\\s*1000\\r?\\n${a.shortId}`));
+    expect(text).toMatch(new RegExp(`1001\\r?\\nCADSIGHT_REVIEW\\r?\\n\\s*1000\\r?\\n${b.shortId}`));
+    expect(text).not.toContain('[AI-R');
   });
 
   it('resumes a cancelled run after a restart on its drawing and completes it', async () => {
@@ -250,7 +252,8 @@ describe('LLM review with the reviewer model from Settings', () => {
     expect(detail.run).toMatchObject({ status: 'completed', llm: true });
     expect(detail.findings.filter((f: any) => f.source === 'llm').map((f: any) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
     expect(planted(detail.findings)).toEqual(PLANTED);
-    expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
+    expect(provider.requests).toHaveLength(1 + 3 + 1); // the tool-call check, one per frame, one evidence re-ask on E9
+    expect(detail.findings.find((f: any) => f.source === 'llm').hypothesis).toBe(true);
     expect((await app.call('reviewStart', { checklistPath: null, llm: true, model: { providerId: 'scripted', model: 'other' } })).error.code).toBe('SETTINGS_NOT_FOUND');
   });
 });

@@ -7,6 +7,7 @@ import { AppError, toAppErrorData, type AppErrorData } from '../../../shared/err
 import {
   createFolderOutput,
   decideAnnotation,
+  promoteHypothesis,
   listAnnotatedFindings,
   parseChecklist,
   resumeReview,
@@ -225,7 +226,7 @@ export function createRunManager(options: RunManagerOptions) {
       const png = readFileSync(target);
       return { dataBase64: png.toString('base64'), mimeType: 'image/png' as const, ...pngSize(png) };
     },
-    /** Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID. */
+    /** Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID, REVIEW_HYPOTHESIS_NOT_PROMOTED. */
     decide(input: Input<'reviewDecide'>) {
       const item = annotated(input.runId).find((i) => i.finding.id === input.findingId);
       if (!item) throw new AppError('REVIEW_FINDING_NOT_FOUND', `Run ${input.runId} has no finding ${input.findingId}.`, { data: input });
@@ -235,6 +236,8 @@ export function createRunManager(options: RunManagerOptions) {
         const { anchor, textAt } = item.annotation;
         const moved = decision.anchor ? { anchor: decision.anchor, textAt: { x: textAt.x + decision.anchor.x - anchor.x, y: textAt.y + decision.anchor.y - anchor.y } } : {};
         decideAnnotation(store, input.findingId, { kind: 'edit', ...(decision.text !== undefined ? { text: decision.text } : {}), ...moved });
+      } else if (decision.kind === 'promote') {
+        promoteHypothesis(store, input.findingId);
       } else {
         decideAnnotation(store, input.findingId, decision);
       }

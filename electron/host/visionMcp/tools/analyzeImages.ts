@@ -15,7 +15,7 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
         'Recognise image content. One image = single analysis, several = batch/compare. Multi-turn: the first call creates a session; ' +
         'pass its session_id (with just a prompt) to ask follow-ups: the session images are re-sent every turn, so image_sources may be omitted ' +
         'and only needs new images. A new session (no session_id) needs at least one source. Sources: http(s) URL, local path (~ and file:// ok), ' +
-        'data URI or base64.',
+        'data URI or base64. A PDF source adds one image per page (with its text layer); choose pages with pdf_pages.',
       inputSchema: {
         image_sources: z
           .array(z.string().min(1).max(20_000_000))
@@ -30,6 +30,11 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
           ),
         prompt: z.string().min(1).max(20_000).describe('What to find out about the images, written for the current task.'),
         session_id: z.string().min(1).max(200).optional().describe('Existing session id for a follow-up; omit to start a new session.'),
+        pdf_pages: z
+          .string()
+          .max(200)
+          .optional()
+          .describe('Pages of PDF sources to analyse, e.g. "1-3,5" (1-based; default all, at most SESSION_MAX_IMAGES pages per call).'),
       },
       outputSchema: turnOutputShape,
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -38,7 +43,7 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
       try {
         const onProgress = progressReporter(extra);
         const result = await service.analyzeImages(
-          { sources: args.image_sources ?? [], prompt: args.prompt, ...(args.session_id ? { sessionId: args.session_id } : {}) },
+          { sources: args.image_sources ?? [], prompt: args.prompt, ...(args.session_id ? { sessionId: args.session_id } : {}), ...(args.pdf_pages ? { pdfPages: args.pdf_pages } : {}) },
           { signal: extra.signal, ...(onProgress ? { onProgress } : {}) },
         );
         return toolSuccess(turnView(result));
