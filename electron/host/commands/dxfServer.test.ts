@@ -1,9 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startDxfServerProcess } from '../../testSupport/cadPeers/dxfServerProcess';
 
 const CLI = path.resolve('dist/node/cli.js');
 const DRAWING = path.resolve('electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
@@ -31,29 +32,6 @@ function exchange(port: number, requests: object[]): Promise<any[]> {
   });
 }
 
-/** Starts `cadsight dxf-server` and resolves with its port once it prints the listening line. */
-async function startServer(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'dxf-server', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-  });
-  const port = Number(/:(\d+)/.exec(line)![1]);
-  return {
-    child,
-    port,
-    stop: async () => {
-      const exit = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exit;
-    },
-  };
-}
-
 function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { timeout: 30_000, env }, (error, stdout) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout }));
@@ -67,7 +45,7 @@ describe('cadsight dxf-server against other local clients', () => {
     const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'dxf-server-save-')));
     const source = path.join(dir, 'orig.dxf');
     copyFileSync(DRAWING, source);
-    const server = await startServer([source]);
+    const server = await startDxfServerProcess([source]);
     try {
       const spellings = [`${dir}//orig.dxf`, `${dir}/./orig.dxf`, `${dir}/x/../orig.dxf`, path.join(tmpdir(), 'dxf-server-escaped.dxf'), `${dir}/../escaped.ai-review.dxf`];
       const replies = await exchange(server.port, [
@@ -89,7 +67,7 @@ describe('cadsight dxf-server against other local clients', () => {
   });
 
   it('with --token serves verify-cad given the same token and closes connections without it', async () => {
-    const server = await startServer([DRAWING, '--token', TOKEN]);
+    const server = await startDxfServerProcess([DRAWING, '--token', TOKEN]);
     try {
       const without = await cli(['verify-cad', `127.0.0.1:${server.port}`, '--json', '--timeout-ms', '1000']);
       expect(without.code).not.toBe(0);

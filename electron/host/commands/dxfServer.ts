@@ -60,7 +60,9 @@ export const dxfServerCommand = {
     const { file, port, token, outputDir, allowOverwrite, maxConnections } = parseArgs(args, process.env);
     const provider = await openDxfBackend(file, { save: { allowOverwrite, ...(outputDir === undefined ? {} : { outputDir }) } });
     const server = await startJsonRpcLineServer({ host: '127.0.0.1', port, handler: provider, ...(token === undefined ? {} : { token }), ...(maxConnections === undefined ? {} : { maxConnections }) });
-    process.stdout.write(`listening ${server.host}:${server.port}${token === undefined ? '' : ' (token required)'}\n`);
+    // The listening line stays exactly "listening host:port": scripts and tests parse it.
+    process.stdout.write(`listening ${server.host}:${server.port}\n`);
+    if (token !== undefined) process.stderr.write('dxf-server: every connection must present the token first (--token)\n');
     const signal = await Promise.race([once(process, 'SIGINT').then(() => 'SIGINT'), once(process, 'SIGTERM').then(() => 'SIGTERM')]);
     await server.close();
     process.stderr.write(`dxf-server: stopped (${signal})\n`);
