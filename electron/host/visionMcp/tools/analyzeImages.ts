@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { MCP_MAX_INLINE_BASE64_BYTES } from '../../mcpStdio/lineStdioTransport';
 import { turnOutputShape } from '../schemas';
 import { progressReporter, toolFailure, toolSuccess, turnView } from '../toolResult';
 import type { ToolContext } from './toolContext';
@@ -19,8 +20,14 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
         image_sources: z
           .array(z.string().min(1).max(20_000_000))
           .max(16)
+          // The stdio line carries the whole call: inline images must fit it with room to spare.
+          .refine((sources) => sources.reduce((sum, s) => sum + s.length, 0) <= MCP_MAX_INLINE_BASE64_BYTES, {
+            message: `Inline images total more than ${MCP_MAX_INLINE_BASE64_BYTES} characters; pass large images as file paths or URLs instead of base64.`,
+          })
           .optional()
-          .describe('Images: http(s) URLs, local file paths, data URIs or base64. Required for a new session; optional on a follow-up (only new images).'),
+          .describe(
+            `Images: http(s) URLs, local file paths, data URIs or base64 (inline data at most ${MCP_MAX_INLINE_BASE64_BYTES} characters in total; use paths for more). Required for a new session; optional on a follow-up (only new images).`,
+          ),
         prompt: z.string().min(1).max(20_000).describe('What to find out about the images, written for the current task.'),
         session_id: z.string().min(1).max(200).optional().describe('Existing session id for a follow-up; omit to start a new session.'),
         pdf_pages: z
