@@ -3,7 +3,7 @@
  * composition roots (electron/host/visionMcp.ts, the desktop main) wire together.
  */
 export { createVisionService, type TurnResult, type VisionDeps, type VisionService, type VisionSettings } from './application/visionService';
-export type { DocumentResult } from './application/documentAnnotator';
+export type { DocumentResult } from './application/documentTypes';
 export type { IntakeLimits } from './application/imageIntake';
 export type { ImageBudget } from './domain/imageBudget';
 export { imageLimitsFor, MIN_SHORT_EDGE, type ImageLimits } from './domain/imageLimits';

@@ -1,41 +1,17 @@
 import { toAppErrorData } from '../../../../shared/errors';
-import type { LlmGateway } from '../../../platform/llm/types';
-import { annotateDocument, detectDocumentFormat, documentBaseHref, findDocumentImages, resolveImageReference } from '../domain/documentImages';
+import { annotateDocument, detectDocumentFormat, documentBaseHref, failureNote, findDocumentImages, resolveImageReference } from '../domain/documentImages';
 import { visionError } from '../domain/errors';
 import type { ImageOccurrence } from '../domain/htmlImages';
 import { DOCUMENT_IMAGE_PROMPT } from '../domain/prompts';
-import { addUsage, emptyUsage, type UsageTotals } from '../domain/session';
+import { addUsage, emptyUsage } from '../domain/session';
 import { shortenSource } from '../domain/sourceClassifier';
 import type { CallOptions } from '../ports/runtime';
 import { mapSettled } from './concurrency';
-import { prepareOriginal, type IntakeDeps } from './imageIntake';
+import { prepareOriginal } from './imageIntake';
 import type { NewSessionImage } from '../ports/sessionRepository';
 import { askModel, imageContent, type BytesBySha } from './turnRunner';
-
-export interface DocumentResult {
-  /** The document with ` <!-- image-vision: ... -->` after every image. */
-  document: string;
-  format: 'html' | 'markdown';
-  imagesAnalyzed: number;
-  failed: Array<{ source: string; code: string; message: string }>;
-  usage: UsageTotals;
-}
-
-export interface DocumentDeps {
-  gateway: LlmGateway;
-  intake: IntakeDeps;
-  concurrency: number;
-  defaultMaxImages: number;
-  maxOutputTokens: number;
-}
-
-/**
- * The note left in the document for an image that was not analysed: picsense's
- * `[识别失败: reason]` form (agents and scripts grep for it), with our code leading the reason.
- */
-export function failureNote(error: { code: string; message: string }): string {
-  return `[识别失败: ${error.code} ${error.message.replace(/\s+/g, ' ').trim()}]`;
-}
+import type { DocumentDeps, DocumentResult } from './documentTypes';
+import { analyzePdfDocument, namesPdf } from './pdfDocument';
 
 /** Bytes of a just-prepared image (nothing of a document is stored). */
 function bytesOfNew(image: NewSessionImage): BytesBySha {
@@ -48,10 +24,12 @@ const isSingleUrl = (text: string) => /^https?:\/\/\S+$/i.test(text.trim());
 /**
  * Annotates every image of a markdown/HTML document (given inline or by URL). Each distinct
  * image is analysed once with bounded concurrency; failures are listed, not fatal.
- * Errors (whole call): VISION_DOCUMENT_INVALID, loader codes for a document URL.
+ * A URL or local path ending in .pdf is analysed page by page (see analyzePdfDocument).
+ * Errors (whole call): VISION_DOCUMENT_INVALID, loader codes for a document URL, VISION_PDF_*.
  */
-export async function analyzeDocument(deps: DocumentDeps, input: { document: string; prompt?: string; maxImages?: number }, options: CallOptions = {}): Promise<DocumentResult> {
+export async function analyzeDocument(deps: DocumentDeps, input: { document: string; prompt?: string; maxImages?: number; pdfPages?: string }, options: CallOptions = {}): Promise<DocumentResult> {
   if (input.document.trim() === '') throw visionError('VISION_DOCUMENT_INVALID', 'The document is empty.');
+  if (namesPdf(input.document)) return analyzePdfDocument(deps, input, options);
   const fetched = isSingleUrl(input.document) ? await deps.intake.loader.fetchDocument(input.document.trim(), options.signal) : undefined;
   const text = fetched?.text ?? input.document;
   const format = detectDocumentFormat(text, fetched?.contentType);

@@ -8,7 +8,8 @@ import type { ImageProcessor } from '../ports/imageProcessor';
 import type { ImageSourceLoader } from '../ports/imageSources';
 import type { PdfRenderer } from '../ports/pdfRenderer';
 import type { CallOptions, Clock, VideoFrameExtractor } from '../ports/runtime';
-import { analyzeDocument, type DocumentResult } from './documentAnnotator';
+import { analyzeDocument } from './documentAnnotator';
+import type { DocumentResult } from './documentTypes';
 import type { NewSessionImage, VisionSessionRepository } from '../ports/sessionRepository';
 import { prepareOriginal, takeInSources, type IntakeLimits } from './imageIntake';
 import { createKeyedMutex } from './keyedMutex';
@@ -74,9 +75,10 @@ export interface VisionService {
   analyzeVideo(input: { source: string; prompt: string; sessionId?: string }, options?: CallOptions): Promise<TurnResult>;
   /**
    * Annotates every image of a markdown/HTML document (inline text or an http(s) URL).
-   * Per-image failures are listed in `failed`. Errors: VISION_DOCUMENT_INVALID, loader codes.
+   * A .pdf URL or path is annotated page by page (`pdfPages` picks pages). Per-image failures
+   * are listed in `failed`. Errors: VISION_DOCUMENT_INVALID, loader codes, VISION_PDF_*.
    */
-  analyzeDocument(input: { document: string; prompt?: string; maxImages?: number }, options?: CallOptions): Promise<DocumentResult>;
+  analyzeDocument(input: { document: string; prompt?: string; maxImages?: number; pdfPages?: string }, options?: CallOptions): Promise<DocumentResult>;
   /**
    * Renames a session (after any running turn of it) and returns the stored summary (trimmed,
    * at most 200 characters). Errors: VISION_SESSION_NOT_FOUND.

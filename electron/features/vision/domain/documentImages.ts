@@ -110,3 +110,11 @@ export function annotateDocument(text: string, annotations: Array<{ occurrence: 
   }
   return out;
 }
+
+/**
+ * The note left in the document for an image that was not analysed: picsense's
+ * `[识别失败: reason]` form (agents and scripts grep for it), with our code leading the reason.
+ */
+export function failureNote(error: { code: string; message: string }): string {
+  return `[识别失败: ${error.code} ${error.message.replace(/\s+/g, ' ').trim()}]`;
+}
