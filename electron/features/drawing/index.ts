@@ -13,8 +13,9 @@ export { boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometr
 export { boxJson, countByType, entityJson, filterEntities, insertCounts, layoutByName, r6 } from './domain/queries';
 export { writeDxf } from './domain/writer';
 export type { DxfScreenshotRenderer } from './ports/drawingRenderer';
-export { openDxfFile, parseDxfBytes } from './adapters/file/openDxfFile';
-export type { OpenedDxf } from './adapters/file/openDxfFile';
+export { DEFAULT_DXF_LIMITS, dxfLimitsFromEnv, openDxfFile, parseDxfBytes } from './adapters/file/openDxfFile';
+export type { DxfSizeLimits, OpenedDxf } from './adapters/file/openDxfFile';
+export { MAX_EXPANDED_ENTITIES, MAX_NESTING } from './domain/blockExpansion';
 export { createLegacyEncoder } from './adapters/file/codePages';
 export type { TextEncodingChoice } from './adapters/file/codePages';
 export { createResvgDxfRenderer, DEFAULT_CJK_FONT_FILES } from './adapters/render/resvgRenderer';

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { AppError } from '../../../shared/errors';
 import { openDxfBackend, startJsonRpcLineServer } from '../../features/cadlink';
+import { dxfLimitsFromEnv } from '../../features/drawing';
 
 function parseArgs(args: string[]): { file: string; port: number } {
   let file: string | undefined;
@@ -28,7 +29,7 @@ export const dxfServerCommand = {
   summary: 'serve a DXF drawing over the cad_mcp_frame protocol (JSON-RPC lines on TCP)',
   async run(args: string[]): Promise<number> {
     const { file, port } = parseArgs(args);
-    const provider = await openDxfBackend(file);
+    const provider = await openDxfBackend(file, { limits: dxfLimitsFromEnv(process.env) });
     const server = await startJsonRpcLineServer({ host: '127.0.0.1', port, handler: provider });
     process.stdout.write(`listening ${server.host}:${server.port}\n`);
     const signal = await Promise.race([once(process, 'SIGINT').then(() => 'SIGINT'), once(process, 'SIGTERM').then(() => 'SIGTERM')]);

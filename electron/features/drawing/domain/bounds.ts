@@ -1,3 +1,4 @@
+import { BlockExpansion, MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
 import { emptyBox, extendBox, unionBox } from './geometry';
 import type { Box, DxfDocument, DxfEntity, DxfLayout, Vec2 } from './model';
 import { SpatialGrid } from './spatialGrid';
@@ -49,18 +50,31 @@ export function primitiveBox(p: Primitive): Box {
 export class DrawingIndex {
   private readonly boxes = new Map<DxfEntity, Box>();
   private readonly grids = new Map<DxfLayout, SpatialGrid<DxfEntity>>();
+  /** Block-graph counts and boxes; lets boxes and budgets be known without expanding blocks. */
+  readonly expansion: BlockExpansion;
 
-  constructor(readonly doc: DxfDocument) {}
+  constructor(readonly doc: DxfDocument) {
+    this.expansion = new BlockExpansion(doc, (e) => fastBox(e) ?? this.boxOfPrimitives(e));
+  }
 
+  /**
+   * World primitives of a top-level entity. Throws CAD_DXF_TOO_COMPLEX, before any work, when
+   * its block expansion exceeds MAX_EXPANDED_ENTITIES.
+   */
   primitives(entity: DxfEntity, visibleOnly = false): Primitive[] {
+    const count = this.expansion.count(entity);
+    if (count > MAX_EXPANDED_ENTITIES) throw tooComplex(entity, count, MAX_EXPANDED_ENTITIES);
     return flattenEntity(this.doc, entity, { visibleOnly });
   }
 
-  /** World box of an entity (empty box when it has no geometry). */
+  /**
+   * World box of an entity (empty box when it has no geometry). An entity too complex to expand
+   * gets the box of its block boxes instead, so spatial queries keep working on hostile files.
+   */
   box(entity: DxfEntity): Box {
     let box = this.boxes.get(entity);
     if (!box) {
-      box = fastBox(entity) ?? this.boxOfPrimitives(entity);
+      box = fastBox(entity) ?? (this.expansion.count(entity) > MAX_EXPANDED_ENTITIES ? this.expansion.box(entity) : this.boxOfPrimitives(entity));
       this.boxes.set(entity, box);
     }
     return box;
@@ -81,7 +95,7 @@ export class DrawingIndex {
 
   private boxOfPrimitives(entity: DxfEntity): Box {
     const box = emptyBox();
-    for (const p of this.primitives(entity)) unionBox(box, primitiveBox(p));
+    for (const p of flattenEntity(this.doc, entity)) unionBox(box, primitiveBox(p));
     return box;
   }
 }

@@ -1,4 +1,7 @@
+import { BlockExpansion, blockStructureProblems } from './blockExpansion';
 import { readBlocks, readEntityList } from './entityList';
+import { emptyBox } from './geometry';
+import { handleProblems } from './handleProblems';
 import { assembleLayouts, readLayoutObjects } from './layouts';
 import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
 import type { DxfProblem, TagReadResult, TagStream } from './tags';
@@ -73,6 +76,8 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   doc.layouts = assembleLayouts(doc, modelEntities, paperEntities, layoutObjects);
   for (const layout of doc.layouts) indexHandles(layout.entities, doc.entitiesByHandle);
   for (const block of doc.blocks.values()) indexHandles(block.entities, doc.entitiesByHandle);
+  // Counting needs no boxes: the expansion walks the block graph only.
+  problems.push(...handleProblems(doc), ...blockStructureProblems(doc, new BlockExpansion(doc, () => emptyBox())));
   return doc;
 }
 

@@ -1,4 +1,5 @@
-import { apply, arcPoints, bulgePolylinePoints, compose, ellipsePoints, IDENTITY, insertTransform, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
+import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
+import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
 
 /** A colour after BYLAYER/BYBLOCK resolution: ACI index, or 24-bit RGB when `rgb` is set. */
@@ -12,11 +13,6 @@ export type Primitive =
   | { kind: 'path'; points: Vec2[]; closed: boolean; filled: boolean; color: ResolvedColor; layer: string }
   | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string };
 
-/** Block nesting deeper than this is treated as a cycle (self-referencing blocks exist in the wild). */
-const MAX_NESTING = 16;
-/** MINSERT arrays larger than this are drawn as their first cell only (bounds render work). */
-const MAX_ARRAY_CELLS = 10_000;
-
 interface Context {
   transform: Affine;
   /** Layer that entities on layer "0" inherit inside a block. */
@@ -25,16 +21,27 @@ interface Context {
   depth: number;
   /** Skip entities on layers that are off or frozen (what a reviewer sees). */
   visibleOnly: boolean;
+  /** Upper-case names of the blocks being expanded: a block inside itself is not expanded again. */
+  stack: readonly string[];
+  /** Entities still allowed in this expansion (shared by the whole flatten call). */
+  budget: { remaining: number; root: DxfEntity };
 }
 
 export interface FlattenOptions {
   visibleOnly?: boolean;
+  /** Most entities the expansion may visit (default MAX_EXPANDED_ENTITIES). */
+  budget?: number;
 }
 
-/** Expands one top-level entity (blocks, attributes and dimension blocks included) into primitives. */
+/**
+ * Expands one top-level entity (blocks, attributes and dimension blocks included) into primitives.
+ * Throws CAD_DXF_TOO_COMPLEX when the expansion visits more entities than the budget (callers
+ * that know the count beforehand, see BlockExpansion, refuse before doing any work).
+ */
 export function flattenEntity(doc: DxfDocument, entity: DxfEntity, options: FlattenOptions = {}): Primitive[] {
   const out: Primitive[] = [];
-  emit(doc, entity, { transform: IDENTITY, blockLayer: undefined, blockColor: undefined, depth: 0, visibleOnly: options.visibleOnly ?? false }, out);
+  const budget = options.budget ?? MAX_EXPANDED_ENTITIES;
+  emit(doc, entity, { transform: IDENTITY, blockLayer: undefined, blockColor: undefined, depth: 0, visibleOnly: options.visibleOnly ?? false, stack: [], budget: { remaining: budget, root: entity } }, out);
   return out;
 }
 
@@ -57,6 +64,7 @@ function isHidden(doc: DxfDocument, layerName: string): boolean {
 }
 
 function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[]): void {
+  if (--ctx.budget.remaining < 0) throw tooComplex(ctx.budget.root, Number.POSITIVE_INFINITY, MAX_EXPANDED_ENTITIES);
   const layer = effectiveLayer(entity, ctx);
   if (ctx.visibleOnly && isHidden(doc, layer)) return;
   const color = resolveColor(doc, entity, layer, ctx);
@@ -104,7 +112,7 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       emitInsert(doc, g, ctx, layer, color, out);
       return;
     case 'dimension':
-      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, depth: ctx.depth + 1 }, out);
+      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color }, out);
       return;
     default:
       return;
@@ -129,18 +137,14 @@ function textPrimitive(g: TextGeometry, m: Affine, color: ResolvedColor, layer: 
 }
 
 function emitInsert(doc: DxfDocument, g: Extract<DxfGeometry, { kind: 'insert' }>, ctx: Context, layer: string, color: ResolvedColor, out: Primitive[]): void {
-  const block = doc.blocks.get(g.name.toUpperCase());
-  if (block && ctx.depth < MAX_NESTING) {
-    const cells = g.columns * g.rows <= MAX_ARRAY_CELLS ? { columns: g.columns, rows: g.rows } : { columns: 1, rows: 1 };
+  const key = g.name.toUpperCase();
+  const block = doc.blocks.get(key);
+  if (block && ctx.depth < MAX_NESTING && !ctx.stack.includes(key)) {
+    const cells = insertCells(g);
+    const stack = [...ctx.stack, key];
     for (let row = 0; row < cells.rows; row++) {
       for (let column = 0; column < cells.columns; column++) {
-        // MINSERT spacing is along the rotated block axes.
-        const r = (g.rotation * Math.PI) / 180;
-        const dx = column * g.columnSpacing;
-        const dy = row * g.rowSpacing;
-        const at = { x: g.at.x + dx * Math.cos(r) - dy * Math.sin(r), y: g.at.y + dx * Math.sin(r) + dy * Math.cos(r) };
-        const transform = compose(ctx.transform, insertTransform(at, g.scaleX, g.scaleY, g.rotation, block.basePoint));
-        const inner: Context = { ...ctx, transform, blockLayer: layer, blockColor: color, depth: ctx.depth + 1 };
+        const inner: Context = { ...ctx, transform: composeCell(ctx.transform, g, block.basePoint, column, row), blockLayer: layer, blockColor: color, depth: ctx.depth + 1, stack };
         for (const child of block.entities) if (child.type !== 'ATTDEF') emit(doc, child, inner, out);
       }
     }
@@ -150,7 +154,9 @@ function emitInsert(doc: DxfDocument, g: Extract<DxfGeometry, { kind: 'insert' }
 }
 
 function emitBlock(doc: DxfDocument, name: string, ctx: Context, out: Primitive[]): void {
-  const block = doc.blocks.get(name.toUpperCase());
-  if (!block || ctx.depth >= MAX_NESTING) return;
-  for (const child of block.entities) emit(doc, child, ctx, out);
+  const key = name.toUpperCase();
+  const block = doc.blocks.get(key);
+  if (!block || ctx.depth >= MAX_NESTING || ctx.stack.includes(key)) return;
+  const inner: Context = { ...ctx, depth: ctx.depth + 1, stack: [...ctx.stack, key] };
+  for (const child of block.entities) emit(doc, child, inner, out);
 }
