@@ -136,6 +136,8 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
     const flags = v.num(70);
     const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous') };
     if (v.indexOf(420) >= 0) layer.trueColor = v.num(420);
+    const handle = v.str(5).trim();
+    if (handle) layer.handle = handle;
     doc.layers.set(name.toUpperCase(), layer);
   } else if (type === 'STYLE') {
     const style: DxfTextStyle = { name, font: v.str(3), bigFont: v.str(4), height: v.num(40) };

@@ -91,7 +91,7 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     case '3DFACE':
       return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
     case 'VIEWPORT':
-      return { kind: 'viewport', center: v.point(10), width: v.num(40), height: v.num(41), viewCenter: v.point(12), viewHeight: v.num(45), id: v.num(69) };
+      return viewportGeometry(v);
     default:
       return { kind: 'other' };
   }
@@ -166,4 +166,32 @@ function multileaderGeometry(v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry 
     else if (code === 10 && inLeaderLine) vertices.push({ x: Number.parseFloat(value) || 0, y: codes[i + 1] === 20 ? Number.parseFloat(values[i + 1] as string) || 0 : 0 });
   }
   return { kind: 'leader', vertices, text: mtextToPlain(text, decodeMbcs) };
+}
+
+/** Status 68 defaults to "on" when absent (BricsCAD omits it), id 69 to a model window. */
+function viewportGeometry(v: TagView): DxfGeometry {
+  const flags = v.num(90);
+  const nonRectangular = (flags & 0x10000) !== 0;
+  const direction = { x: v.num(16), y: v.num(26), z: v.num(36, 1) };
+  const handles = (code: number): string[] => {
+    const out: string[] = [];
+    for (let i = v.start; i < v.end; i++) if (v.tags.codes[i] === code) out.push((v.tags.values[i] as string).trim());
+    return out;
+  };
+  const clip = v.str(340).trim();
+  return {
+    kind: 'viewport',
+    center: v.point(10),
+    width: v.num(40),
+    height: v.num(41),
+    viewCenter: v.point(12),
+    viewHeight: v.num(45),
+    id: v.num(69, 2),
+    status: v.num(68, 1),
+    twistDeg: v.num(51),
+    target: v.point(17),
+    topView: Math.abs(direction.x) < 1e-9 && Math.abs(direction.y) < 1e-9 && direction.z > 0,
+    clipHandle: nonRectangular && clip !== '0' ? clip : '',
+    frozenLayerHandles: handles(331),
+  };
 }

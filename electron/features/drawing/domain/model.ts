@@ -53,6 +53,31 @@ export interface InsertGeometry {
   attribs: DxfEntity[];
 }
 
+/** A paper-space VIEWPORT: a window on model space (paper = center + scale·(R(twist)·(model − target) − viewCenter)). */
+export interface ViewportGeometry {
+  kind: 'viewport';
+  /** Centre, width and height on the sheet (paper units). */
+  center: Vec2;
+  width: number;
+  height: number;
+  /** View centre in display coordinates (model units, relative to `target`, after the twist). */
+  viewCenter: Vec2;
+  /** Model-space height shown (paper height / view height = scale). */
+  viewHeight: number;
+  /** 1 = the layout's own overall viewport (not a window on model space). */
+  id: number;
+  /** 0 = off, > 0 = on (stacking order), -1 = on but not active. */
+  status: number;
+  twistDeg: number;
+  target: Vec2;
+  /** True when the view looks straight down (only top views are drawn). */
+  topView: boolean;
+  /** Handle of the entity clipping a non-rectangular viewport, '' when rectangular. */
+  clipHandle: string;
+  /** Handles of the LAYER entries frozen in this viewport only. */
+  frozenLayerHandles: string[];
+}
+
 export type DxfGeometry =
   | { kind: 'line'; a: Vec2; b: Vec2; z1: number; z2: number }
   | { kind: 'point'; at: Vec2 }
@@ -68,7 +93,7 @@ export type DxfGeometry =
   | { kind: 'hatch'; loops: Vec2[][] }
   | { kind: 'leader'; vertices: Vec2[]; text: string }
   | { kind: 'solid'; corners: Vec2[] }
-  | { kind: 'viewport'; center: Vec2; width: number; height: number; viewCenter: Vec2; viewHeight: number; id: number }
+  | ViewportGeometry
   | { kind: 'other' };
 
 export interface DxfEntity {
@@ -96,6 +121,8 @@ export interface DxfLayer {
   frozen: boolean;
   locked: boolean;
   lineType: string;
+  /** LAYER table entry handle (viewports name their frozen layers by handle). */
+  handle?: string;
 }
 
 export interface DxfTextStyle {

@@ -3,8 +3,8 @@ import { AppError } from '../../../../../shared/errors';
 
 /**
  * Turns text into glyph outlines from one explicitly loaded font, so the rasteriser draws paths
- * instead of shaping text (resvg re-reads a 20 MB CJK collection for every text chunk, ~50 ms
- * each). Glyph outlines are cached per glyph id for the life of the outliner.
+ * instead of shaping text (shaping through a rasteriser's font stack re-reads a 20 MB CJK
+ * collection per text run). Glyph outlines are cached per glyph id for the life of the outliner.
  */
 export class GlyphOutliner {
   private readonly outlines = new Map<number, string>();

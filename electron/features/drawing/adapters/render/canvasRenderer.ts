@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { createCanvas, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
+import { MTEXT_LINE_PITCH } from '../../domain/bounds';
+import type { Box } from '../../domain/model';
+import { layoutScene, type ScenePart } from '../../domain/scene';
+import type { Primitive, ResolvedColor } from '../../domain/world';
+import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
+import { aciToRgb, cssColorOnWhite } from './aciColors';
+import { loadOutliner, type GlyphOutliner } from './glyphOutliner';
+
+/** Where Debian/Ubuntu (fonts-noto-cjk) and Fedora put the Noto CJK collections. */
+export const DEFAULT_CJK_FONT_FILES = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc',
+];
+/** The Simplified Chinese face of the collection (Chinese drawings are the main audience). */
+const CJK_FACE = 'NotoSansCJKsc-Regular';
+/** Texts smaller than this many pixels are unreadable anyway and cost render time. */
+const MIN_TEXT_PX = 2;
+
+type TextPrimitive = Extract<Primitive, { kind: 'text' }>;
+
+/** Pixel mapping of one picture: drawing (x, y) → pixel (px, py), y down. */
+interface View {
+  bbox: Box;
+  s: number;
+  width: number;
+  height: number;
+}
+
+function colorOf(c: ResolvedColor): string {
+  return cssColorOnWhite(c.rgb ?? aciToRgb(c.aci));
+}
+
+/**
+ * Screenshot renderer drawing straight onto a @napi-rs/canvas (Skia) 2D context: linework
+ * batched per colour, texts as cached glyph outlines of an explicitly loaded CJK font (no system
+ * font discovery, so output does not depend on what else is installed), viewports clipped to
+ * their outline. Throws CAD_RENDER_FONT_MISSING at creation when no CJK font can be loaded, and
+ * CAD_DXF_TOO_COMPLEX from render when the picture would expand past the scene budget.
+ */
+export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): DxfScreenshotRenderer {
+  const { outliner } = loadOutliner(fontFiles, CJK_FACE, existsSync);
+  const glyphs = new Map<number, Path2D>();
+  const glyph = (id: number): Path2D => {
+    let path = glyphs.get(id);
+    if (!path) {
+      path = new Path2D(outliner.outline(id));
+      glyphs.set(id, path);
+    }
+    return path;
+  };
+  return {
+    async render({ index, layout, bbox, maxEdge, highlight }) {
+      const w = bbox.maxX - bbox.minX;
+      const h = bbox.maxY - bbox.minY;
+      const s = maxEdge / Math.max(w, h);
+      const view: View = { bbox, s, width: Math.max(1, Math.round(w * s)), height: Math.max(1, Math.round(h * s)) };
+      const scene = layoutScene(index, layout, bbox);
+      const canvas = createCanvas(view.width, view.height);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, view.width, view.height);
+      for (const part of scene) drawPart(ctx, part, view, outliner, glyph);
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.strokeStyle = '#ff0000';
+      ctx.lineWidth = 3;
+      for (const hb of highlight) ctx.strokeRect((hb.minX - bbox.minX) * s, (bbox.maxY - hb.maxY) * s, (hb.maxX - hb.minX) * s, (hb.maxY - hb.minY) * s);
+      const png = await canvas.encode('png');
+      return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: view.width, height: view.height, pixelsPerUnit: s };
+    },
+  };
+}
+
+function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D): void {
+  const { bbox, s } = view;
+  const px = (x: number): number => (x - bbox.minX) * s;
+  const py = (y: number): number => (bbox.maxY - y) * s;
+  ctx.save();
+  if (part.clip) {
+    ctx.beginPath();
+    part.clip.forEach((p, i) => (i === 0 ? ctx.moveTo(px(p.x), py(p.y)) : ctx.lineTo(px(p.x), py(p.y))));
+    ctx.closePath();
+    ctx.clip();
+  }
+  const fills = new Map<string, Primitive[]>();
+  const strokes = new Map<string, Primitive[]>();
+  const texts: TextPrimitive[] = [];
+  for (const p of part.primitives) {
+    if (p.kind === 'text') {
+      if (p.height * s >= MIN_TEXT_PX) texts.push(p);
+      continue;
+    }
+    const target = p.filled ? fills : strokes;
+    const color = colorOf(p.color);
+    const list = target.get(color);
+    if (list) list.push(p);
+    else target.set(color, [p]);
+  }
+  const trace = (list: Primitive[]): void => {
+    ctx.beginPath();
+    for (const p of list) {
+      if (p.kind !== 'path' || p.points.length === 0) continue;
+      const first = p.points[0] as { x: number; y: number };
+      ctx.moveTo(px(first.x), py(first.y));
+      if (p.points.length === 1 || (p.points.length === 2 && p.points[1]?.x === first.x && p.points[1]?.y === first.y)) ctx.lineTo(px(first.x) + 0.5, py(first.y)); // a POINT: a dot
+      for (let i = 1; i < p.points.length; i++) ctx.lineTo(px((p.points[i] as { x: number }).x), py((p.points[i] as { y: number }).y));
+      if (p.closed) ctx.closePath();
+    }
+  };
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'round';
+  for (const [color, list] of fills) {
+    trace(list);
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 0.5;
+    ctx.stroke();
+  }
+  ctx.lineWidth = 1;
+  for (const [color, list] of strokes) {
+    trace(list);
+    ctx.strokeStyle = color;
+    ctx.stroke();
+  }
+  for (const t of texts) drawText(ctx, t, view, outliner, glyph, px(t.at.x), py(t.at.y));
+  ctx.restore();
+}
+
+function drawText(ctx: SKRSContext2D, p: TextPrimitive, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, x: number, y: number): void {
+  const size = p.height * view.s;
+  const lines = p.text.split('\n');
+  const pitch = size * MTEXT_LINE_PITCH;
+  const block = size + (lines.length - 1) * pitch;
+  // baseline of the first line below the anchor (y down): top, middle, bottom, baseline
+  const firstBaseline = p.vAlign === 3 ? size : p.vAlign === 2 ? size - block / 2 : p.vAlign === 1 ? size - block : -(lines.length - 1) * pitch;
+  const k = size / outliner.capHeight;
+  const r = (-p.rotation * Math.PI) / 180;
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  ctx.fillStyle = colorOf(p.color);
+  lines.forEach((line, i) => {
+    const laid = outliner.layout(line);
+    const shift = p.hAlign === 1 ? -laid.width / 2 : p.hAlign === 2 ? -laid.width : 0;
+    const baseline = firstBaseline + i * pitch; // pixels below the anchor
+    for (const g of laid.glyphs) {
+      // pixel = anchor + R · (k·(gx + shift), baseline − k·gy): glyph units y up, pixels y down
+      const gx = k * (g.x + shift);
+      ctx.setTransform(k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos);
+      ctx.fill(glyph(g.id));
+    }
+  });
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+}
