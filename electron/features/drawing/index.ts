@@ -22,4 +22,6 @@ export { createCanvasDxfRenderer, DEFAULT_CJK_FONT_FILES } from './adapters/rend
 export { layoutExtents, layoutScene, toSheet } from './domain/scene';
 export type { ScenePart } from './domain/scene';
 export { insidePolygon, layoutViewports, viewportTransform } from './domain/viewports';
+export { seenThroughViewports, sheetTexts } from './domain/sheetContent';
+export type { SeenThroughViewport } from './domain/sheetContent';
 export type { LayoutViewport } from './domain/viewports';

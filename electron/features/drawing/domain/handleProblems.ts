@@ -5,18 +5,21 @@ import { TagView } from './tagView';
 /** How many example handles a problem message names (the rest are counted). */
 const EXAMPLES = 5;
 
-function* allEntities(doc: DxfDocument): Generator<DxfEntity> {
+/** Every entity once: layouts, blocks and attributes (*Model_Space/*Paper_Space block entities are also layout entities). */
+function allEntities(doc: DxfDocument): DxfEntity[] {
   const seen = new Set<DxfEntity>();
-  const walk = function* (entities: DxfEntity[]): Generator<DxfEntity> {
+  const out: DxfEntity[] = [];
+  const walk = (entities: DxfEntity[]): void => {
     for (const entity of entities) {
-      if (seen.has(entity)) continue; // *Paper_Space/*Model_Space block entities are also layout entities
+      if (seen.has(entity)) continue;
       seen.add(entity);
-      yield entity;
-      if (entity.geometry.kind === 'insert') yield* walk(entity.geometry.attribs);
+      out.push(entity);
+      if (entity.geometry.kind === 'insert' && entity.geometry.attribs.length > 0) walk(entity.geometry.attribs);
     }
   };
-  for (const layout of doc.layouts) yield* walk(layout.entities);
-  for (const block of doc.blocks.values()) yield* walk(block.entities);
+  for (const layout of doc.layouts) walk(layout.entities);
+  for (const block of doc.blocks.values()) walk(block.entities);
+  return out;
 }
 
 /**
@@ -28,7 +31,10 @@ export function handleProblems(doc: DxfDocument): DxfProblem[] {
   let empty = 0;
   const owners = new Map<string, number>();
   for (const entity of allEntities(doc)) {
-    if (entity.handle) owners.set(entity.handle.toUpperCase(), (owners.get(entity.handle.toUpperCase()) ?? 0) + 1);
+    if (entity.handle) {
+      const key = entity.handle.toUpperCase();
+      owners.set(key, (owners.get(key) ?? 0) + 1);
+    }
     else if (new TagView(doc.tags, entity.tagStart, entity.tagEnd).indexOf(5) >= 0) empty++;
   }
   const problems: DxfProblem[] = [];

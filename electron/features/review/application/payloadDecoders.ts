@@ -73,7 +73,7 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
 }
 
 const pagedEntities = z.object({
-  entities: z.array(z.object({ handle, type: z.string(), layer: z.string(), bbox: box.nullable().optional() }).loose()),
+  entities: z.array(z.object({ handle, type: z.string(), layer: z.string(), bbox: box.nullable().optional(), space: z.enum(['paper', 'model']).optional(), model_bbox: box.nullable().optional(), viewport: handle.optional() }).loose()),
   total: z.number().int().optional(),
 });
 
@@ -81,19 +81,30 @@ const pagedEntities = z.object({
 export function decodeEntities(tool: string, payload: unknown): { entities: EntitySummary[]; total: number | undefined } {
   const page = decode(tool, pagedEntities, payload);
   return {
-    entities: page.entities.map((e) => ({ handle: e.handle, type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
+    entities: page.entities.map((e) => ({
+      handle: e.handle,
+      type: e.type,
+      layer: e.layer,
+      ...(e.bbox ? { bbox: e.bbox } : {}),
+      ...(e.space ? { space: e.space } : {}),
+      ...(e.model_bbox ? { modelBbox: e.model_bbox } : {}),
+      ...(e.viewport !== undefined ? { viewport: e.viewport } : {}),
+    })),
     total: page.total,
   };
 }
 
 const textsPayload = z.object({
-  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string() }).loose()),
+  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), space: z.enum(['paper', 'model']).optional(), model_at: point.optional() }).loose()),
   total: z.number().int().optional(),
 });
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
-  return { texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
+  return {
+    texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
+    total: page.total,
+  };
 }
 
 const dimensionsPayload = z.object({

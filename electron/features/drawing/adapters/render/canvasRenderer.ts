@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { createCanvas, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, DOMMatrix, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
 import { MTEXT_LINE_PITCH } from '../../domain/bounds';
-import type { Box } from '../../domain/model';
+import type { Box, Vec2 } from '../../domain/model';
 import { layoutScene, type ScenePart } from '../../domain/scene';
 import type { Primitive, ResolvedColor } from '../../domain/world';
 import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
 import { aciToRgb, cssColorOnWhite } from './aciColors';
 import { loadOutliner, type GlyphOutliner } from './glyphOutliner';
+import { encodePng } from './pngEncoder';
 
 /** Where Debian/Ubuntu (fonts-noto-cjk) and Fedora put the Noto CJK collections. */
 export const DEFAULT_CJK_FONT_FILES = [
@@ -68,7 +69,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
       ctx.strokeStyle = '#ff0000';
       ctx.lineWidth = 3;
       for (const hb of highlight) ctx.strokeRect((hb.minX - bbox.minX) * s, (bbox.maxY - hb.maxY) * s, (hb.maxX - hb.minX) * s, (hb.maxY - hb.minY) * s);
-      const png = await canvas.encode('png');
+      const png = encodePng(canvas.data(), view.width, view.height);
       return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: view.width, height: view.height, pixelsPerUnit: s };
     },
   };
@@ -99,14 +100,27 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     if (list) list.push(p);
     else target.set(color, [p]);
   }
+  // Points closer than half a pixel to the last one drawn add nothing visible (a bolt circle at
+  // 1:100 is 72 points on 3 pixels) but cost a native call each: they are skipped.
   const trace = (list: Primitive[]): void => {
     ctx.beginPath();
     for (const p of list) {
       if (p.kind !== 'path' || p.points.length === 0) continue;
-      const first = p.points[0] as { x: number; y: number };
-      ctx.moveTo(px(first.x), py(first.y));
-      if (p.points.length === 1 || (p.points.length === 2 && p.points[1]?.x === first.x && p.points[1]?.y === first.y)) ctx.lineTo(px(first.x) + 0.5, py(first.y)); // a POINT: a dot
-      for (let i = 1; i < p.points.length; i++) ctx.lineTo(px((p.points[i] as { x: number }).x), py((p.points[i] as { y: number }).y));
+      const points = p.points;
+      let lastX = px((points[0] as Vec2).x);
+      let lastY = py((points[0] as Vec2).y);
+      ctx.moveTo(lastX, lastY);
+      let drawn = 0;
+      for (let i = 1; i < points.length; i++) {
+        const x = px((points[i] as Vec2).x);
+        const y = py((points[i] as Vec2).y);
+        if (Math.abs(x - lastX) < 0.5 && Math.abs(y - lastY) < 0.5 && i < points.length - 1) continue;
+        ctx.lineTo(x, y);
+        lastX = x;
+        lastY = y;
+        drawn++;
+      }
+      if (drawn === 0 || (drawn === 1 && Math.abs(px((points[0] as Vec2).x) - lastX) < 0.5 && Math.abs(py((points[0] as Vec2).y) - lastY) < 0.5)) ctx.lineTo(lastX + 0.5, lastY); // a POINT or a sub-pixel shape: a dot
       if (p.closed) ctx.closePath();
     }
   };
@@ -126,11 +140,22 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     ctx.strokeStyle = color;
     ctx.stroke();
   }
-  for (const t of texts) drawText(ctx, t, view, outliner, glyph, px(t.at.x), py(t.at.y));
+  const byColor = new Map<string, Path2D>();
+  for (const t of texts) {
+    const color = colorOf(t.color);
+    let path = byColor.get(color);
+    if (!path) byColor.set(color, (path = new Path2D()));
+    addText(path, t, view, outliner, glyph, px(t.at.x), py(t.at.y));
+  }
+  // one path per colour: Skia rasterises a few large fills much faster than thousands of small ones
+  for (const [color, path] of byColor) {
+    ctx.fillStyle = color;
+    ctx.fill(path);
+  }
   ctx.restore();
 }
 
-function drawText(ctx: SKRSContext2D, p: TextPrimitive, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, x: number, y: number): void {
+function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, x: number, y: number): void {
   const size = p.height * view.s;
   const lines = p.text.split('\n');
   const pitch = size * MTEXT_LINE_PITCH;
@@ -141,7 +166,6 @@ function drawText(ctx: SKRSContext2D, p: TextPrimitive, view: View, outliner: Gl
   const r = (-p.rotation * Math.PI) / 180;
   const cos = Math.cos(r);
   const sin = Math.sin(r);
-  ctx.fillStyle = colorOf(p.color);
   lines.forEach((line, i) => {
     const laid = outliner.layout(line);
     const shift = p.hAlign === 1 ? -laid.width / 2 : p.hAlign === 2 ? -laid.width : 0;
@@ -149,9 +173,7 @@ function drawText(ctx: SKRSContext2D, p: TextPrimitive, view: View, outliner: Gl
     for (const g of laid.glyphs) {
       // pixel = anchor + R · (k·(gx + shift), baseline − k·gy): glyph units y up, pixels y down
       const gx = k * (g.x + shift);
-      ctx.setTransform(k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos);
-      ctx.fill(glyph(g.id));
+      target.addPath(glyph(g.id), new DOMMatrix([k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos]));
     }
   });
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
 }
