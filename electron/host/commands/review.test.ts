@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,11 +18,12 @@ import {
   type ReviewReport,
 } from '../../features/review/index';
 import { openDxfReviewEndpoints, parseReviewArgs, reviewCommand } from './review';
+import { ezdxfPython } from '../../testSupport/prereqs';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const sample = path.join(repoRoot, 'resources/samples/cadsight_sample_gb_a3_3frames.dxf');
 const flange = path.join(repoRoot, 'electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
-const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
+const python = ezdxfPython('review.test approved annotations');
 
 let dir: string;
 let stdout: string;
@@ -121,7 +122,7 @@ describe('cadsight review on the embedded DXF backend', () => {
   });
 });
 
-describe.skipIf(!hasEzdxf)('approved annotations written to a DXF copy', () => {
+describe.skipIf(!python)('approved annotations written to a DXF copy', () => {
   it('writes two approved leaders that ezdxf reads back, and a re-run of the saved copy writes nothing new', async () => {
     const file = path.join(dir, 'sample.dxf');
     copyFileSync(sample, file);
@@ -147,7 +148,7 @@ describe.skipIf(!hasEzdxf)('approved annotations written to a DXF copy', () => {
       expect(outcome.saved).toContain('sample.ai-review.dxf');
 
       const readBack = execFileSync(
-        '/usr/bin/python3',
+        python!,
         ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")], "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
         { encoding: 'utf8' },
       );

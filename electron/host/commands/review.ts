@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend } from '../../features/cadlink/index';
+import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, withCadToken } from '../../features/cadlink/index';
 import {
   createFolderOutput,
   createSqliteReviewStore,
@@ -108,7 +108,7 @@ export async function openDxfReviewEndpoints(file: string): Promise<{ source: Dr
 async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingSource; close: () => void }> {
   if (options.file !== null) return { source: (await openDxfReviewEndpoints(options.file)).source, close: () => undefined };
   const { host, port } = options.cad!;
-  const client = createCadClient({ host, port, socketFactory: connectTcpSocket, clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
+  const client = createCadClient({ host, port, socketFactory: withCadToken(connectTcpSocket, process.env.CADSIGHT_CAD_TOKEN?.trim() || undefined), clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
   return { source: clientDrawingPort(`${host}:${port}`, client, AUTOCAD_CAPABILITIES), close: () => client.close() };
 }
 

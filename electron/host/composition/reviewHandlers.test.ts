@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,11 +15,12 @@ import { overlapReviewer } from '../../testSupport/reviewScripts/overlapReviewer
 import { createPlatformRuntime, type PlatformRuntime } from './platformRuntime';
 import { createReviewHandlers, createReviewWorkspace, type ReviewWorkspace } from './reviewHandlers';
 import { pngSize } from './reviewOverview';
+import { ezdxfPython } from '../../testSupport/prereqs';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const resourcesDir = path.join(repoRoot, 'resources');
 const sample = path.join(resourcesDir, 'samples/cadsight_sample_gb_a3_3frames.dxf');
-const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
+const python = ezdxfPython('reviewHandlers.test ezdxf read-back');
 /** Planted problems of the sample as frame:checklist item (resources/samples/README.md). */
 const PLANTED = ['139:GEO-001', '139:GEO-002', '139:TB-001', '92:LAY-001', 'E9:DIM-001', 'E9:TXT-001'];
 
@@ -171,12 +172,10 @@ describe('review handlers on the bundled sample drawing', () => {
     expect((await app.call('reviewWriteApproved', { runId, payloadHashes: plan.items.map((i: any) => i.payloadHash) })).error.code).toBe('REVIEW_NOTHING_TO_WRITE');
     expect((await app.call('reviewDecide', { runId, findingId: a.id, decision: { kind: 'reject' } })).error.code).toBe('REVIEW_ANNOTATION_WRITTEN');
 
-    if (hasEzdxf) {
+    if (python) {
       const script = 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype()=="LEADER"]), "texts": sorted(e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT"))}))';
-      const readBack = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, result.savedPath], { encoding: 'utf8' }));
+      const readBack = JSON.parse(execFileSync(python, ['-c', script, result.savedPath], { encoding: 'utf8' }));
       expect(readBack).toEqual({ errors: 0, leaders: 2, texts: plan.items.map((i: any) => i.text).sort() });
-    } else {
-      console.warn('ezdxf check skipped: /usr/bin/python3 has no ezdxf (Debian python3-ezdxf)');
     }
   });
 

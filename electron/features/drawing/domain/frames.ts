@@ -2,7 +2,9 @@ import type { DrawingIndex } from './bounds';
 import { boxContains, boxesIntersect, emptyBox, isEmptyBox, unionBox } from './geometry';
 import type { Box, DxfEntity, DxfLayout } from './model';
 import { findLineRectangles } from './rectangles';
-import { matchSheet, parseScaleText, type SheetMatch } from './sheets';
+import { matchSheet, parseScaleText, trimmedSheetBox, type SheetMatch } from './sheets';
+import { dropLayoutDuplicates } from './layoutFrames';
+import { findTextTitleBlocks } from './textTitleBlocks';
 import { readTitleBlock, type TitleBlockFields } from './titleBlock';
 import type { Primitive } from './world';
 
@@ -17,11 +19,19 @@ export interface DrawingFrame {
   handle?: string;
   blockName?: string;
   sheet: SheetMatch | null;
+  /** The trimmed sheet in drawing units: the bbox grown by the GB/T 14689 margins when the bbox is the inner border. */
+  sheetBox: Box;
   titleBlock: TitleBlockFields;
 }
 
+type FoundFrame = Omit<DrawingFrame, 'sheet' | 'sheetBox' | 'titleBlock'>;
+
 /** Block names that announce a frame or a title block. */
 const FRAME_BLOCK_NAME = /frame|border|title|图框|标题栏|图签|^tk|(?:^|[^a-z0-9])a[0-4](?![0-9])/i;
+/** Layers a border rectangle is drawn on in many templates (a rectangle there is the frame whatever its shape). */
+const BORDER_LAYER = /border|frame|图框|图幅|^tk$|rahmen/i;
+/** A frame-named insert or border-layer rectangle smaller than this share of its layout is a symbol or label, not the frame. */
+const MIN_FRAME_SHARE = 0.3;
 /** Title blocks sit in the lower right; this part of a sheet frame is searched for its fields. */
 const TITLE_REGION = { fromLeft: 0.4, fromBottom: 0.35 };
 
@@ -32,15 +42,14 @@ const TITLE_REGION = { fromLeft: 0.4, fromBottom: 0.35 };
  */
 export function findFrames(index: DrawingIndex, layoutName?: string): DrawingFrame[] {
   const frames: DrawingFrame[] = [];
-  for (const layout of index.doc.layouts) {
-    if (layoutName !== undefined && layout.name.toUpperCase() !== layoutName.toUpperCase()) continue;
-    frames.push(...framesInLayout(index, layout));
-  }
-  return frames;
+  for (const layout of index.doc.layouts) frames.push(...framesInLayout(index, layout));
+  // Duplicates are judged against every layout's frames, then the requested layout is kept.
+  const kept = dropLayoutDuplicates(index.doc.layouts, frames);
+  return layoutName === undefined ? kept : kept.filter((f) => f.layout.toUpperCase() === layoutName.toUpperCase());
 }
 
 function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] {
-  const found: Omit<DrawingFrame, 'sheet' | 'titleBlock'>[] = [];
+  const found: FoundFrame[] = [];
   const extents = emptyBox();
   for (const entity of layout.entities) unionBox(extents, index.box(entity));
   for (const entity of layout.entities) {
@@ -49,10 +58,12 @@ function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] 
     if (isEmptyBox(box)) continue;
     if (g.kind === 'insert') {
       const sheetLike = isSheetOutline(box, extents);
-      if (!FRAME_BLOCK_NAME.test(g.name) && !sheetLike) continue;
+      // A frame-named block must also look like a sheet or be large: "symbol_border" tags are not frames.
+      const frameSized = matchSheet(box.maxX - box.minX, box.maxY - box.minY) !== undefined || diagonal(box) >= MIN_FRAME_SHARE * diagonal(extents);
+      if (!sheetLike && !(FRAME_BLOCK_NAME.test(g.name) && frameSized)) continue;
       const kind = /title|标题栏|图签/i.test(g.name) && !sheetLike ? 'title_block' : 'block_insert';
       found.push({ id: entity.handle || `insert:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind, layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}), blockName: g.name });
-    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && isSheetOutline(box, extents)) {
+    } else if (g.kind === 'polyline' && isClosedRectangle(entity) && (isSheetOutline(box, extents) || (BORDER_LAYER.test(entity.layer) && diagonal(box) >= MIN_FRAME_SHARE * diagonal(extents)))) {
       found.push({ id: entity.handle || `rect:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'rectangle', layout: layout.name, bbox: box, ...(entity.handle ? { handle: entity.handle } : {}) });
     }
   }
@@ -61,15 +72,18 @@ function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] 
   }
   const outer = found.filter((f) => !found.some((o) => o !== f && boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && !boxContains(f.bbox, o.bbox, tolerance(f.bbox))));
   const unique = outer.filter((f, i) => outer.findIndex((o) => boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && boxContains(f.bbox, o.bbox, tolerance(f.bbox))) === i);
+  const texts = layoutTexts(index, layout);
+  if (unique.length === 0) {
+    // A title block drawn as lines and texts, without a block or a sheet-shaped border.
+    for (const box of findTextTitleBlocks(texts)) unique.push({ id: `titleblock:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'title_block', layout: layout.name, bbox: box });
+  }
   if (unique.length === 0 && layout.paperSpace && !isEmptyBox(extents)) {
     unique.push({ id: `layout:${layout.name}`, kind: 'layout', layout: layout.name, bbox: extents });
   }
-  if (unique.length === 0) return [];
-  const texts = layoutTexts(index, layout);
   return unique.map((f) => describeFrame(f, texts));
 }
 
-function describeFrame(frame: Omit<DrawingFrame, 'sheet' | 'titleBlock'>, texts: Extract<Primitive, { kind: 'text' }>[]): DrawingFrame {
+function describeFrame(frame: FoundFrame, texts: Extract<Primitive, { kind: 'text' }>[]): DrawingFrame {
   const b = frame.bbox;
   const region: Box =
     frame.kind === 'title_block' || frame.kind === 'layout'
@@ -81,7 +95,8 @@ function describeFrame(frame: Omit<DrawingFrame, 'sheet' | 'titleBlock'>, texts:
   if (frame.blockName) hints.name = frame.blockName;
   const scale = parseScaleText(titleBlock.fields.scale);
   if (scale) hints.scale = scale;
-  return { ...frame, sheet: frame.kind === 'title_block' || frame.kind === 'layout' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null), titleBlock };
+  const sheet = frame.kind === 'title_block' || frame.kind === 'layout' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null);
+  return { ...frame, sheet, sheetBox: sheet ? trimmedSheetBox(b, sheet) : b, titleBlock };
 }
 
 function layoutTexts(index: DrawingIndex, layout: DxfLayout): Extract<Primitive, { kind: 'text' }>[] {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchSheet, parseScaleText, SHEETS } from './sheets';
+import { matchSheet, parseScaleText, SHEETS, trimmedSheetBox } from './sheets';
 
 describe('matchSheet', () => {
   it('recognises an A3 sheet drawn at 1:100 in millimetres', () => {
@@ -32,6 +32,26 @@ describe('matchSheet', () => {
         const match = matchSheet(w, h, { scale: k });
         expect(match).toMatchObject({ sheet: o.sheet, outline: o.outline, orientation: portrait ? 'portrait' : 'landscape' });
         expect(Math.abs((match?.scale ?? 0) - k) / k).toBeLessThan(1e-9);
+      }),
+    );
+  });
+
+  it('recognises GB/T 14689 borders with a binding edge in both orientations and grows them back to the trimmed sheet', () => {
+    const landscape = matchSheet(390, 287)!;
+    expect(landscape).toMatchObject({ sheet: 'A3', outline: 'border_with_binding', paperWidth: 420, paperHeight: 297, margins: { left: 25, right: 5, bottom: 5, top: 5 } });
+    const portrait = matchSheet(180, 287)!;
+    expect(portrait).toMatchObject({ sheet: 'A4', orientation: 'portrait', outline: 'border_with_binding', paperWidth: 210, paperHeight: 297 });
+    expect(trimmedSheetBox({ minX: 25, minY: 5, maxX: 205, maxY: 292 }, portrait)).toEqual({ minX: 0, minY: 0, maxX: 210, maxY: 297 });
+  });
+
+  it('grows any border at any scale back to a trimmed sheet of the standard size', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SHEETS), fc.constantFrom(1, 2, 5, 10, 50, 100), fc.boolean(), (s, k, portrait) => {
+        const [w, h] = portrait ? [s.short - 2 * s.margin, s.long - 2 * s.margin] : [s.long - 2 * s.margin, s.short - 2 * s.margin];
+        const match = matchSheet(w * k, h * k, { scale: k })!;
+        const box = trimmedSheetBox({ minX: 0, minY: 0, maxX: w * k, maxY: h * k }, match);
+        expect((box.maxX - box.minX) / k).toBeCloseTo(portrait ? s.short : s.long, 6);
+        expect((box.maxY - box.minY) / k).toBeCloseTo(portrait ? s.long : s.short, 6);
       }),
     );
   });

@@ -7,8 +7,8 @@ export const SHEETS = [
   { name: 'A4', long: 297, short: 210, margin: 10, bindingEdge: 5 },
 ] as const;
 
-/** Binding margin on the left of a GB frame with a binding edge. */
-const BINDING_MARGIN = 25;
+/** Binding margin a on the left of a GB frame with a binding edge (GB/T 14689 table 3). */
+export const BINDING_MARGIN = 25;
 
 export interface SheetMatch {
   sheet: string;
@@ -21,6 +21,11 @@ export interface SheetMatch {
   scaleText: string;
   /** True for a usual scale factor (1, 2, 2.5, 5 × 10ⁿ): a strong sign this really is a sheet. */
   usualScale: boolean;
+  /** Trimmed sheet size in mm as oriented on the drawing (420 × 297 for A3 landscape), whatever outline was drawn. */
+  paperWidth: number;
+  paperHeight: number;
+  /** Margins between the drawn outline and the trim line in sheet mm (all 0 when the outline is the trim line). */
+  margins: { left: number; right: number; bottom: number; top: number };
 }
 
 interface Shape {
@@ -28,14 +33,34 @@ interface Shape {
   outline: SheetMatch['outline'];
   long: number;
   short: number;
+  /** Binding shapes only fit one orientation: the 25 mm margin is always on the left. */
+  orientation?: SheetMatch['orientation'];
 }
 
-/** Every outline a frame may be drawn as: trimmed edge, border without and with binding edge. */
+/**
+ * Every outline a frame may be drawn as: trimmed edge, border without binding edge (e on all
+ * sides) and with it (a = 25 on the left, c elsewhere; the left is a short side in landscape and
+ * a long side in portrait, so the two orientations have different shapes).
+ */
 const SHAPES: Shape[] = SHEETS.flatMap((s) => [
   { sheet: s.name, outline: 'sheet' as const, long: s.long, short: s.short },
   { sheet: s.name, outline: 'border' as const, long: s.long - 2 * s.margin, short: s.short - 2 * s.margin },
-  { sheet: s.name, outline: 'border_with_binding' as const, long: s.long - BINDING_MARGIN - s.bindingEdge, short: s.short - 2 * s.bindingEdge },
+  { sheet: s.name, outline: 'border_with_binding' as const, long: s.long - BINDING_MARGIN - s.bindingEdge, short: s.short - 2 * s.bindingEdge, orientation: 'landscape' as const },
+  { sheet: s.name, outline: 'border_with_binding' as const, long: s.long - 2 * s.bindingEdge, short: s.short - BINDING_MARGIN - s.bindingEdge, orientation: 'portrait' as const },
 ]);
+
+function marginsOf(sheet: (typeof SHEETS)[number], outline: SheetMatch['outline']): SheetMatch['margins'] {
+  if (outline === 'sheet') return { left: 0, right: 0, bottom: 0, top: 0 };
+  if (outline === 'border') return { left: sheet.margin, right: sheet.margin, bottom: sheet.margin, top: sheet.margin };
+  return { left: BINDING_MARGIN, right: sheet.bindingEdge, bottom: sheet.bindingEdge, top: sheet.bindingEdge };
+}
+
+/** The trimmed sheet around a matched outline, in drawing units (the outline itself when it is the trim line). */
+export function trimmedSheetBox(box: { minX: number; minY: number; maxX: number; maxY: number }, match: SheetMatch): { minX: number; minY: number; maxX: number; maxY: number } {
+  const m = match.margins;
+  const k = match.scale;
+  return { minX: box.minX - m.left * k, minY: box.minY - m.bottom * k, maxX: box.maxX + m.right * k, maxY: box.maxY + m.top * k };
+}
 
 /** Aspect tolerance; tight because border outlines of neighbouring sizes differ by ~1 %. */
 const RATIO_TOLERANCE = 0.004;
@@ -75,7 +100,8 @@ export function matchSheet(width: number, height: number, hints: { name?: string
   const long = Math.max(width, height);
   const short = Math.min(width, height);
   if (!(short > 0)) return undefined;
-  const candidates = SHAPES.filter((s) => Math.abs(long / short - s.long / s.short) / (s.long / s.short) <= RATIO_TOLERANCE).map((s) => ({ ...s, k: long / s.long }));
+  const orientation = width >= height ? 'landscape' : 'portrait';
+  const candidates = SHAPES.filter((s) => (s.orientation === undefined || s.orientation === orientation) && Math.abs(long / short - s.long / s.short) / (s.long / s.short) <= RATIO_TOLERANCE).map((s) => ({ ...s, k: long / s.long }));
   if (candidates.length === 0) return undefined;
   const named = /(?:^|[^a-z0-9])a([0-4])(?![0-9])/i.exec(hints.name ?? '');
   let pick = named ? candidates.find((c) => c.sheet === `A${named[1]}`) : undefined;
@@ -83,5 +109,8 @@ export function matchSheet(width: number, height: number, hints: { name?: string
   if (!pick && scale) pick = candidates.find((c) => Math.abs(c.k - scale) / scale < SCALE_TOLERANCE);
   if (!pick) pick = [...candidates].sort((a, b) => niceness(a.k) - niceness(b.k) || Math.abs(Math.log10(a.k)) - Math.abs(Math.log10(b.k)))[0];
   if (!pick) return undefined;
-  return { sheet: pick.sheet, orientation: width >= height ? 'landscape' : 'portrait', outline: pick.outline, scale: pick.k, scaleText: formatScale(pick.k), usualScale: niceness(pick.k) <= 2 };
+  const picked = pick;
+  const sheet = SHEETS.find((s) => s.name === picked.sheet) ?? SHEETS[0];
+  const [paperWidth, paperHeight] = orientation === 'landscape' ? [sheet.long, sheet.short] : [sheet.short, sheet.long];
+  return { sheet: pick.sheet, orientation, outline: pick.outline, scale: pick.k, scaleText: formatScale(pick.k), usualScale: niceness(pick.k) <= 2, paperWidth, paperHeight, margins: marginsOf(sheet, pick.outline) };
 }

@@ -41,7 +41,9 @@ const framePayload = z.object({
         layout: z.string().optional(),
         bbox: box,
         block: z.string().optional(),
-        sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional() }).loose().nullable().optional(),
+        sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional(), paperWidth: z.number().positive().optional(), paperHeight: z.number().positive().optional() }).loose().nullable().optional(),
+        sheetBox: box.optional(),
+        titleBlockBox: box.optional(),
         /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
         titleBlock: z.record(z.string(), z.string().nullable()).optional(),
       })
@@ -68,6 +70,8 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
       titleBlock,
       titleBlockAnchors: {},
       origin: 'detected' as const,
+      ...(raw.sheet?.paperWidth && raw.sheet.paperHeight ? { sheet: { widthMm: raw.sheet.paperWidth, heightMm: raw.sheet.paperHeight, box: raw.sheetBox ?? raw.bbox } } : {}),
+      ...(raw.titleBlockBox ? { titleBlockBox: raw.titleBlockBox } : {}),
     };
   });
 }

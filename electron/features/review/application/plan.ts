@@ -20,6 +20,8 @@ export interface ReviewPlan {
   missing: DrawingCapability[];
   /** Frames to review, in drawing order. */
   frames: Frame[];
+  /** Every frame the backend found (before a --frames filter): what "outside every frame" is judged against. */
+  allFrames: Frame[];
   /** How many frames the backend found before a --frames filter. */
   framesFound: number;
 }
@@ -64,6 +66,7 @@ export async function planReview(source: DrawingSource, meter: ToolCallMeter, fr
     frames = [wholeDrawingFrame(extents)];
   }
   const framesFound = frames.length;
+  const allFrames = frames;
   if (frameFilter && frameFilter.length > 0) {
     const known = new Set(frames.map((f) => f.id));
     const unknown = frameFilter.filter((id) => !known.has(id));
@@ -72,5 +75,5 @@ export async function planReview(source: DrawingSource, meter: ToolCallMeter, fr
     }
     frames = frames.filter((f) => frameFilter.includes(f.id));
   }
-  return { source: source.label, tools, toolInfos: announcedTools, capabilities, missing, frames, framesFound };
+  return { source: source.label, tools, toolInfos: announcedTools, capabilities, missing, frames, allFrames, framesFound };
 }

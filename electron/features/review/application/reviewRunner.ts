@@ -71,7 +71,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const plan = await planReview(session.source, meter, options.frames);
   deps.onProgress?.({ taskId: runId, phase: 'evidence', done: 0, total: 1, message: `${plan.frames.length} frame(s); reading the drawing` });
   const data = await readDrawingData(session.source, plan, meter);
-  const drawing = drawingEvidence(data, plan.frames);
+  const drawing = drawingEvidence(data, plan.frames, plan.allFrames);
   const leaderScale = plan.frames[0] ? frameUnitsPerPaperMm(plan.frames[0]) : 1;
   const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale }).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),

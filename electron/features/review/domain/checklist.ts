@@ -13,8 +13,11 @@ export const SEVERITIES: readonly Severity[] = severitySchema.options;
 
 const bilingualSchema = z.object({ zh: z.string().min(1).max(2000), en: z.string().min(1).max(2000) }).strict();
 
-/** Normalised title-block field keys (labels 图名/Title, 图号/Drawing No., ... map onto these). */
-export const titleFieldSchema = z.enum(['title', 'drawingNo', 'scale', 'designer', 'checker', 'date', 'revision']);
+/**
+ * Normalised title-block field keys (labels 图名/Title, 图号/Drawing No., ... map onto these); the
+ * last six are the GB/T 10609.1 fields: 材料, 重量, 第 M 张, 共 N 张, 单位名称, 批准.
+ */
+export const titleFieldSchema = z.enum(['title', 'drawingNo', 'scale', 'designer', 'checker', 'date', 'revision', 'material', 'weight', 'sheetNo', 'sheetCount', 'organisation', 'approver']);
 export type TitleField = z.infer<typeof titleFieldSchema>;
 
 const sheetSizeSchema = z
@@ -48,7 +51,7 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
       absoluteTolerance: z.number().min(0),
     })
     .strict(),
-  z.object({ rule: z.literal('title_block_fields'), requiredFields: z.array(titleFieldSchema).min(1).max(7) }).strict(),
+  z.object({ rule: z.literal('title_block_fields'), requiredFields: z.array(titleFieldSchema).min(1).max(13) }).strict(),
   z
     .object({
       rule: z.literal('sheet_size'),

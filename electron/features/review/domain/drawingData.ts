@@ -1,6 +1,6 @@
 import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, EntitySummary, FrameEvidence, TextItem } from './evidence';
 import type { Frame } from './frame';
-import { bboxCenter, boxesIntersect, pointInBox } from './geometry';
+import { bboxCenter, boxesIntersect, pointInBox, type BBox } from './geometry';
 import { sha256Hex } from './sha256';
 import { modelOwners, sheetFrameEvidence, type SheetData } from './sheetEvidence';
 
@@ -45,9 +45,29 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: reado
   };
 }
 
+/** The paper a frame stands for: the trimmed sheet when known (zone labels and centring marks sit between it and the border). */
+export function frameSheetBox(frame: Frame): BBox {
+  return frame.sheet?.box ?? frame.bbox;
+}
+
+/** Zone labels (GB/T 14689 分区代号, ISO 5457 grid references): one letter or a 1–2 digit number. */
+const ZONE_LABEL = /^([A-Z]|\d{1,2})$/;
+/** How far outside a frame's sheet a zone label may sit, as a share of the sheet's short side. */
+const ZONE_BAND = 0.06;
+
+function isZoneLabel(text: TextItem, frames: readonly Frame[]): boolean {
+  if (!ZONE_LABEL.test(text.text.trim())) return false;
+  return frames.some((f) => {
+    const box = frameSheetBox(f);
+    const band = Math.min(box.maxX - box.minX, box.maxY - box.minY) * ZONE_BAND;
+    return pointInBox(text.position, { minX: box.minX - band, minY: box.minY - band, maxX: box.maxX + band, maxY: box.maxY + band });
+  });
+}
+
 /**
- * Model-space entities that touch no frame at all (block-internal and AI_REVIEW content excluded).
- * An entity a frame's sheet shows through a viewport is inside that frame, not outside.
+ * Model-space entities that touch no frame's sheet (block-internal and AI_REVIEW content
+ * excluded). Zone labels along a border are part of the frame, not strays, even when drawn just
+ * outside it; an entity a paper-layout frame's sheet shows through a viewport is inside that frame.
  */
 export function entitiesOutsideFrames(data: DrawingData, frames: readonly Frame[]): EntitySummary[] {
   const onSheets = new Set<string>();
@@ -55,10 +75,13 @@ export function entitiesOutsideFrames(data: DrawingData, frames: readonly Frame[
   const knowsSheet = (f: Frame): boolean => data.sheets?.[f.layout]?.entities.some((e) => e.space !== undefined) === true;
   for (const frame of frames) {
     if (frame.layout.toUpperCase() === 'MODEL' || !knowsSheet(frame)) continue;
-    for (const e of data.sheets?.[frame.layout]?.entities ?? []) if (e.space === 'model' && e.bbox && boxesIntersect(e.bbox, frame.bbox)) onSheets.add(`${e.type}|${e.handle}`);
+    for (const e of data.sheets?.[frame.layout]?.entities ?? []) if (e.space === 'model' && e.bbox && boxesIntersect(e.bbox, frameSheetBox(frame))) onSheets.add(`${e.type}|${e.handle}`);
   }
   const modelFrames = frames.filter((f) => f.layout.toUpperCase() === 'MODEL' || !knowsSheet(f));
-  return data.entities.filter((e) => e.layer !== AI_REVIEW_LAYER && e.bbox !== undefined && !onSheets.has(`${e.type}|${e.handle}`) && !modelFrames.some((f) => boxesIntersect(e.bbox!, f.bbox)));
+  const zoneLabels = new Set(data.texts.filter((t) => isZoneLabel(t, modelFrames)).map((t) => t.handle));
+  return data.entities.filter(
+    (e) => e.layer !== AI_REVIEW_LAYER && e.bbox !== undefined && !zoneLabels.has(e.handle) && !onSheets.has(`${e.type}|${e.handle}`) && !modelFrames.some((f) => boxesIntersect(e.bbox!, frameSheetBox(f))),
+  );
 }
 
 /**
@@ -73,6 +96,11 @@ export function drawingFingerprint(data: DrawingData, frames: readonly Frame[]):
   return sha256Hex(`${lines.join('\n')}\n--\n${frameKeys.join('\n')}`);
 }
 
-export function drawingEvidence(data: DrawingData, frames: readonly Frame[]): DrawingEvidence {
-  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, frames), entitiesTruncated: data.entitiesTruncated };
+/**
+ * Drawing-level evidence of a run over `frames`. "Outside every frame" is judged against all
+ * frames the drawing has (`allFrames`), so reviewing a few with --frames does not report the
+ * others' content as strays.
+ */
+export function drawingEvidence(data: DrawingData, frames: readonly Frame[], allFrames: readonly Frame[] = frames): DrawingEvidence {
+  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated };
 }

@@ -26,6 +26,13 @@ export const frameSchema = z
      */
     unitsPerPaperMm: z.number().positive().nullable(),
     titleBlock: titleBlockSchema,
+    /**
+     * The trimmed sheet when the backend recognised a standard format: its size in mm and its extent
+     * in drawing units (wider than bbox when bbox is the inner border). Absent when unknown.
+     */
+    sheet: z.object({ widthMm: z.number().positive(), heightMm: z.number().positive(), box: bboxSchema }).strict().optional(),
+    /** Extent of the title block's labels and values, when the backend reports it. */
+    titleBlockBox: bboxSchema.optional(),
     /** Where each title-block value sits, when the backend reports it (annotation anchors). */
     titleBlockAnchors: z.partialRecord(titleFieldSchema, pointSchema),
     origin: z.enum(['detected', 'whole-drawing']),
@@ -42,7 +49,13 @@ const TITLE_LABEL_ALIASES: Record<TitleField, readonly string[]> = {
   drawingNo: ['图号', '图样代号', '代号', 'drawing no', 'drawing no.', 'drawing number', 'dwg no', 'dwg. no.', 'no', 'no.'],
   scale: ['比例', 'scale'],
   designer: ['设计', '制图', '绘图', 'designer', 'designed', 'drawn', 'drawn by', 'drawer', 'author'],
-  checker: ['审核', '校核', '审定', 'checker', 'checked', 'checked by', 'approved'],
+  checker: ['审核', '校核', '校对', '审定', 'checker', 'checked', 'checked by'],
+  approver: ['批准', 'approver', 'approved', 'approved by'],
+  material: ['材料', '材质', 'material'],
+  weight: ['重量', '质量', 'weight', 'mass'],
+  sheetNo: ['第张', 'sheet', 'sheet no'],
+  sheetCount: ['共张', 'sheets', 'sheet count'],
+  organisation: ['单位', '单位名称', 'company', 'organisation', 'organization'],
   date: ['日期', 'date'],
   revision: ['版本', '版次', '修订', 'revision', 'rev', 'rev.', 'version'],
 };

@@ -1,7 +1,7 @@
 import type { RuleParams, TitleField } from '../checklist';
 import { bboxHeight, bboxWidth, pointInBox, type Point } from '../geometry';
 import type { TextItem } from '../evidence';
-import { normaliseTitleLabel, type Frame } from '../frame';
+import { normaliseTitleLabel, unitsPerPaperMmFromScaleText, type Frame } from '../frame';
 import { draftFor, frameUnitsPerPaperMm, say, type FrameRule, type ReviewLocale } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
@@ -14,9 +14,15 @@ const FIELD_NAMES: Record<TitleField, { zh: string; en: string }> = {
   checker: { zh: '审核', en: 'checker' },
   date: { zh: '日期', en: 'date' },
   revision: { zh: '版本', en: 'revision' },
+  material: { zh: '材料', en: 'material' },
+  weight: { zh: '重量', en: 'weight' },
+  sheetNo: { zh: '第 M 张', en: 'sheet number' },
+  sheetCount: { zh: '共 N 张', en: 'sheet count' },
+  organisation: { zh: '单位名称', en: 'organisation' },
+  approver: { zh: '批准', en: 'approver' },
 };
 
-const fieldName = (locale: ReviewLocale, field: TitleField): string => (locale === 'zh-CN' ? FIELD_NAMES[field].zh : FIELD_NAMES[field].en);
+export const fieldName = (locale: ReviewLocale, field: TitleField): string => (locale === 'zh-CN' ? FIELD_NAMES[field].zh : FIELD_NAMES[field].en);
 
 /** GB/T 10609.1 and ISO 7200 put the title block in the bottom-right corner of the frame. */
 function titleBlockCorner(frame: Frame): Point {
@@ -58,15 +64,14 @@ export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (
 
 export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, { frame, locale }) => {
   if (frame.origin !== 'detected') return [];
+  // A recognised trimmed sheet (the border may be drawn inside the GB/T 14689 margins) is standard.
+  if (frame.sheet && params.sizes.some((s) => sameSize(s, frame.sheet!.widthMm, frame.sheet!.heightMm, params.relativeTolerance))) return [];
+  // Without a recognised sheet or a stated scale the paper size is unknowable: say nothing rather than guess.
+  if (!frame.sheet && frame.sheetName === null && frame.unitsPerPaperMm === null && !(frame.titleBlock.scale && unitsPerPaperMmFromScaleText(frame.titleBlock.scale))) return [];
   const factor = frameUnitsPerPaperMm(frame);
   const paperLong = Math.max(bboxWidth(frame.bbox), bboxHeight(frame.bbox)) / factor;
   const paperShort = Math.min(bboxWidth(frame.bbox), bboxHeight(frame.bbox)) / factor;
-  const matches = params.sizes.some((size) => {
-    const long = Math.max(size.width, size.height);
-    const short = Math.min(size.width, size.height);
-    return Math.abs(paperLong - long) <= long * params.relativeTolerance && Math.abs(paperShort - short) <= short * params.relativeTolerance;
-  });
-  if (matches) return [];
+  if (params.sizes.some((size) => sameSize(size, paperLong, paperShort, params.relativeTolerance))) return [];
   const dims = `${Math.round(paperLong)}×${Math.round(paperShort)} mm`;
   return [
     draftFor(item, frame.id, {
@@ -78,3 +83,10 @@ export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, {
     }),
   ];
 };
+
+/** Same paper size either way round, within a relative tolerance. */
+function sameSize(size: { width: number; height: number }, a: number, b: number, tolerance: number): boolean {
+  const long = Math.max(size.width, size.height);
+  const short = Math.min(size.width, size.height);
+  return Math.abs(Math.max(a, b) - long) <= long * tolerance && Math.abs(Math.min(a, b) - short) <= short * tolerance;
+}

@@ -4,7 +4,7 @@ import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../sess
 
 export const findFramesTool = defineTool({
   name: 'find_frames',
-  description: 'Drawing frames: frame/title-block block inserts, closed rectangles matching A0–A4 sheets (trim edge or border) at any uniform scale, and paper layouts; with sheet size, scale and title-block fields (title, drawingNo, scale, designer, checker, date, revision).',
+  description: 'Drawing frames: frame/title-block block inserts, closed rectangles matching A0–A4 sheets (trim edge or inner border) at any uniform scale or drawn on a border layer, text-only title blocks, and paper layouts that are not just views of model frames; with the trimmed sheet (size in mm, margins, sheetBox), scale and title-block fields (title, drawingNo, scale, designer, checker, approver, date, revision, material, weight, sheetNo, sheetCount, organisation).',
   input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional() }).strict(),
   run(session, input) {
     let frames = framesInBox(session.frames(), input.bbox ? toBox(input.bbox) : undefined);
@@ -18,8 +18,10 @@ export const findFramesTool = defineTool({
         ...(f.handle ? { handle: f.handle } : {}),
         ...(f.blockName ? { block: f.blockName } : {}),
         sheet: f.sheet ? { ...f.sheet, scale: r6(f.sheet.scale) } : null,
+        sheetBox: boxJson(f.sheetBox),
         titleBlock: f.titleBlock.fields,
         fieldSources: f.titleBlock.sources,
+        ...(f.titleBlock.box ? { titleBlockBox: boxJson(f.titleBlock.box) } : {}),
       })),
     });
   },

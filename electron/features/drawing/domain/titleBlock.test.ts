@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { readTitleBlock } from './titleBlock';
+import type { Primitive } from './world';
+
+type TextPrimitive = Extract<Primitive, { kind: 'text' }>;
+const text = (value: string, x: number, y: number, height = 3.5, tag?: string): TextPrimitive =>
+  ({ kind: 'text', text: value, at: { x, y }, height, rotation: 0, hAlign: 0, vAlign: 0, mtext: false, layer: 'TB', color: { aci: 7 }, ...(tag ? { tag } : {}) }) as unknown as TextPrimitive;
+
+describe('readTitleBlock', () => {
+  it('reads a GB/T 10609.1 title block with 共 N 张 第 M 张 split over cells', () => {
+    const fields = readTitleBlock([
+      text('图号', 300, 40),
+      text('GB-07-01', 320, 40),
+      text('材料', 300, 30),
+      text('Q235', 320, 30),
+      text('共', 300, 20),
+      text('3', 306, 20),
+      text('张', 312, 20),
+      text('第', 330, 20),
+      text('1', 336, 20),
+      text('张', 342, 20),
+    ]).fields;
+    expect(fields).toMatchObject({ drawingNo: 'GB-07-01', material: 'Q235', sheetCount: '3', sheetNo: '1' });
+  });
+
+  it('never takes a date as the drawing number, and prefers attribute tags over neighbours', () => {
+    const fields = readTitleBlock([text('Drawing No.', 100, 10, 2), text('11/10/2017', 120, 10, 3), text('Flange', 150, 30, 5, 'TITLE'), text('A-100-7', 100, 4, 3)]).fields;
+    expect(fields.drawingNo).toBe('A-100-7');
+    expect(fields.title).toBe('Flange');
+    expect(fields.date).toBe('11/10/2017');
+  });
+
+  it('reads "Sheet 2 of 5" as sheet number and count', () => {
+    expect(readTitleBlock([text('Sheet 2 of 5', 0, 0)]).fields).toMatchObject({ sheetNo: '2', sheetCount: '5' });
+  });
+});
