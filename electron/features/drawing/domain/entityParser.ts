@@ -49,6 +49,8 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return textGeometry(v, decodeMbcs);
     case 'MTEXT':
       return mtextGeometry(v, decodeMbcs);
+    case 'ACAD_TABLE': // drawn by its anonymous *T block (grid lines and cell texts); its other codes are table data
+      return { kind: 'insert', name: plainText(v.str(2), decodeMbcs), at: v.point(10), scaleX: 1, scaleY: 1, rotation: 0, columns: 1, rows: 1, columnSpacing: 0, rowSpacing: 0, attribs: [] };
     case 'INSERT':
       return {
         kind: 'insert',
@@ -77,9 +79,10 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       };
     }
     case 'HATCH':
-      return { kind: 'hatch', loops: readHatchLoops(v) };
+      return { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
     case 'LEADER':
-      return { kind: 'leader', vertices: v.points(10), text: '' };
+      // 71 = arrowhead flag (absent means on, as AutoCAD writes it)
+      return { kind: 'leader', vertices: v.points(10), text: '', arrow: v.num(71, 1) !== 0 };
     case 'MULTILEADER':
     case 'MLEADER':
       return multileaderGeometry(v, decodeMbcs);
@@ -165,7 +168,7 @@ function multileaderGeometry(v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry 
     else if (code === 304 && !inLeaderLine) text = value;
     else if (code === 10 && inLeaderLine) vertices.push({ x: Number.parseFloat(value) || 0, y: codes[i + 1] === 20 ? Number.parseFloat(values[i + 1] as string) || 0 : 0 });
   }
-  return { kind: 'leader', vertices, text: mtextToPlain(text, decodeMbcs) };
+  return { kind: 'leader', vertices, text: mtextToPlain(text, decodeMbcs), arrow: true };
 }
 
 /** Status 68 defaults to "on" when absent (BricsCAD omits it), id 69 to a model window. */

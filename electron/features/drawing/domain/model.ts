@@ -90,8 +90,8 @@ export type DxfGeometry =
   | TextGeometry
   | InsertGeometry
   | { kind: 'dimension'; blockName: string; dimType: number; measurement: number | null; textOverride: string; defPoint: Vec2; textAt: Vec2; points: Vec2[] }
-  | { kind: 'hatch'; loops: Vec2[][] }
-  | { kind: 'leader'; vertices: Vec2[]; text: string }
+  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
+  | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
   | ViewportGeometry
   | { kind: 'other' };

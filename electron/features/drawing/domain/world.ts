@@ -96,17 +96,20 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       path(g.controlPoints.length > 1 ? splinePoints(g.degree, g.controlPoints, g.knots, g.weights) : g.fitPoints, g.closed);
       return;
     case 'hatch':
-      for (const loop of g.loops) path(loop, true);
+      for (const loop of g.loops) path(loop, true, g.solid);
       return;
     case 'leader':
       path(g.vertices);
+      if (g.arrow) path(arrowhead(g.vertices, leaderArrowSize(doc)), true, true);
       if (g.text) out.push(textPrimitive({ kind: 'text', text: g.text, raw: g.text, at: g.vertices[g.vertices.length - 1] ?? { x: 0, y: 0 }, height: 2.5, rotation: 0, hAlign: 0, vAlign: 1, width: 0, mtext: true }, m, color, layer));
       return;
     case 'solid':
       path(g.corners, true, entity.type === 'SOLID');
       return;
     case 'text':
-      if (g.text.trim()) out.push(textPrimitive(g, m, color, layer));
+      // a free-standing ATTDEF shows its tag, as AutoCAD draws attribute definitions outside blocks
+      if (entity.type === 'ATTDEF' && g.tag) out.push(textPrimitive({ ...g, text: g.tag }, m, color, layer));
+      else if (g.text.trim()) out.push(textPrimitive(g, m, color, layer));
       return;
     case 'insert':
       emitInsert(doc, g, ctx, layer, color, out);
@@ -117,6 +120,28 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     default:
       return;
   }
+}
+
+/** Arrowhead size of leaders: $DIMASZ × $DIMSCALE from the header (AutoCAD's defaults 2.5 and 1 otherwise). */
+function leaderArrowSize(doc: DxfDocument): number {
+  const value = (name: string, fallback: number): number => {
+    const v = Number.parseFloat(doc.header.get(name)?.values[0]?.value ?? '');
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+  return value('$DIMASZ', 2.5) * value('$DIMSCALE', 1);
+}
+
+/** Closed filled arrowhead at the first vertex, pointing away from the second (AutoCAD's default). */
+function arrowhead(vertices: Vec2[], size: number): Vec2[] {
+  const [tip, next] = vertices;
+  if (!tip || !next) return [];
+  const length = Math.hypot(next.x - tip.x, next.y - tip.y);
+  if (length === 0) return [];
+  const ux = (next.x - tip.x) / length;
+  const uy = (next.y - tip.y) / length;
+  const s = Math.min(size, length / 2);
+  const w = s / 6; // AutoCAD's closed filled arrow: 1/3 of its length wide
+  return [tip, { x: tip.x + ux * s - uy * w, y: tip.y + uy * s + ux * w }, { x: tip.x + ux * s + uy * w, y: tip.y + uy * s - ux * w }];
 }
 
 function textPrimitive(g: TextGeometry, m: Affine, color: ResolvedColor, layer: string): Primitive {

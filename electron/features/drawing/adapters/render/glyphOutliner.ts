@@ -6,6 +6,12 @@ import { AppError } from '../../../../../shared/errors';
  * instead of shaping text (shaping through a rasteriser's font stack re-reads a 20 MB CJK
  * collection per text run). Glyph outlines are cached per glyph id for the life of the outliner.
  */
+/**
+ * Stand-ins for characters the CJK font lacks, so drawings show a symbol instead of an empty box:
+ * the diameter sign %%c (U+2300) is drawn as Ø, as many CAD fonts draw it.
+ */
+const FALLBACK: Record<string, string> = { '\u2300': '\u00d8' };
+
 export class GlyphOutliner {
   private readonly outlines = new Map<number, string>();
 
@@ -20,7 +26,9 @@ export class GlyphOutliner {
   layout(text: string): { glyphs: { id: number; x: number }[]; width: number } {
     const glyphs: { id: number; x: number }[] = [];
     let x = 0;
-    for (const glyph of this.font.glyphsForString(text)) {
+    for (const found of this.font.glyphsForString(text)) {
+      const stand = found.id === 0 && found.codePoints.length === 1 ? FALLBACK[String.fromCodePoint(found.codePoints[0] as number)] : undefined;
+      const glyph = stand ? (this.font.glyphsForString(stand)[0] ?? found) : found;
       if (!this.outlines.has(glyph.id)) this.outlines.set(glyph.id, glyph.path.toSVG());
       glyphs.push({ id: glyph.id, x });
       x += glyph.advanceWidth;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { boxesIntersect, primitiveBox, layoutByName, r6, seenThroughViewports, sheetTexts } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
-const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER', 'DIMENSION']);
+const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER', 'DIMENSION', 'ACAD_TABLE', 'LEADER', 'ATTDEF']);
 
 export const getTexts = defineTool({
   name: 'get_texts',
