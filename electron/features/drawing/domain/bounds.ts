@@ -43,6 +43,9 @@ export function primitiveBox(p: Primitive): Box {
   return box;
 }
 
+/** Points of drawn primitives kept for re-renders (~50 MB): a large sheet's worth, not a 200k-entity drawing's. */
+const MAX_CACHED_POINTS = 1_000_000;
+
 /**
  * Per-document cache of world primitives and boxes. Created per opened drawing (never shared
  * module state); invalidated by creating a new one after edits.
@@ -50,6 +53,9 @@ export function primitiveBox(p: Primitive): Box {
 export class DrawingIndex {
   private readonly boxes = new Map<DxfEntity, Box>();
   private readonly grids = new Map<DxfLayout, SpatialGrid<DxfEntity>>();
+  /** Visible primitives of entities drawn before (re-renders at other zoom levels reuse them), bounded by points held. */
+  private readonly drawn = new Map<DxfEntity, Primitive[]>();
+  private drawnPoints = 0;
   /** Block-graph counts and boxes; lets boxes and budgets be known without expanding blocks. */
   readonly expansion: BlockExpansion;
 
@@ -61,10 +67,18 @@ export class DrawingIndex {
    * World primitives of a top-level entity. Throws CAD_DXF_TOO_COMPLEX, before any work, when
    * its block expansion exceeds MAX_EXPANDED_ENTITIES.
    */
+  /** The result is shared with later calls (visible primitives are cached): callers must not mutate it. */
   primitives(entity: DxfEntity, visibleOnly = false): Primitive[] {
+    const cached = visibleOnly ? this.drawn.get(entity) : undefined;
+    if (cached) return cached;
     const count = this.expansion.count(entity);
     if (count > MAX_EXPANDED_ENTITIES) throw tooComplex(entity, count, MAX_EXPANDED_ENTITIES);
-    return flattenEntity(this.doc, entity, { visibleOnly });
+    const primitives = flattenEntity(this.doc, entity, { visibleOnly });
+    if (visibleOnly && this.drawnPoints < MAX_CACHED_POINTS) {
+      for (const p of primitives) this.drawnPoints += p.kind === 'path' ? p.points.length : 1;
+      this.drawn.set(entity, primitives);
+    }
+    return primitives;
   }
 
   /**
