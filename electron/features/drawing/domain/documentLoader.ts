@@ -138,6 +138,7 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
     if (v.indexOf(420) >= 0) layer.trueColor = v.num(420);
     const handle = v.str(5).trim();
     if (handle) layer.handle = handle;
+    if (v.indexOf(370) >= 0) layer.lineweight = v.num(370, -3);
     doc.layers.set(name.toUpperCase(), layer);
   } else if (type === 'STYLE') {
     const style: DxfTextStyle = { name, font: v.str(3), bigFont: v.str(4), height: v.num(40) };

@@ -20,6 +20,7 @@ export function parseEntity(tags: TagStream, start: number, end: number, decodeM
     geometry: parseGeometry(type, view, decodeMbcs),
   };
   if (trueColor >= 0) entity.trueColor = view.num(420);
+  if (view.indexOf(370) >= 0) entity.lineweight = view.num(370, -1);
   return entity;
 }
 
@@ -38,9 +39,9 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     case 'ELLIPSE':
       return { kind: 'ellipse', center: v.point(10), majorAxis: v.point(11, { x: 1, y: 0 }), ratio: v.num(40, 1), startParam: v.num(41), endParam: v.num(42, 2 * Math.PI) };
     case 'LWPOLYLINE':
-      return { kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 };
+      return withWidth({ kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 }, v.num(43));
     case 'POLYLINE':
-      return { kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 };
+      return withWidth({ kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 }, v.num(40) === v.num(41) ? v.num(40) : 0);
     case 'SPLINE':
       return { kind: 'spline', degree: v.num(71, 3), controlPoints: v.points(10), knots: v.numbers(40), weights: v.numbers(41), fitPoints: v.points(11), closed: (v.num(70) & 1) === 1 };
     case 'TEXT':
@@ -98,6 +99,11 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     default:
       return { kind: 'other' };
   }
+}
+
+function withWidth(g: Extract<DxfGeometry, { kind: 'polyline' }>, width: number): DxfGeometry {
+  if (width > 0) g.width = width;
+  return g;
 }
 
 function lwVertices(v: TagView): { x: number; y: number; bulge: number }[] {

@@ -85,7 +85,7 @@ export type DxfGeometry =
   | { kind: 'circle'; center: Vec2; radius: number }
   | { kind: 'arc'; center: Vec2; radius: number; startAngle: number; endAngle: number }
   | { kind: 'ellipse'; center: Vec2; majorAxis: Vec2; ratio: number; startParam: number; endParam: number }
-  | { kind: 'polyline'; vertices: PolyVertex[]; closed: boolean }
+  | { kind: 'polyline'; vertices: PolyVertex[]; closed: boolean; /** constant width in drawing units (LWPOLYLINE 43, POLYLINE 40 = 41) */ width?: number }
   | { kind: 'spline'; degree: number; controlPoints: Vec2[]; knots: number[]; weights: number[]; fitPoints: Vec2[]; closed: boolean }
   | TextGeometry
   | InsertGeometry
@@ -105,6 +105,8 @@ export interface DxfEntity {
   color: number;
   /** 24-bit true colour (group 420) when set. */
   trueColor?: number;
+  /** Lineweight (group 370) in 1/100 mm; -1 BYLAYER, -2 BYBLOCK, -3 default; absent = BYLAYER. */
+  lineweight?: number;
   paperSpace: boolean;
   /** Tag index range [tagStart, tagEnd) in the document stream, children (ATTRIB/VERTEX/SEQEND) included. */
   tagStart: number;
@@ -121,6 +123,8 @@ export interface DxfLayer {
   frozen: boolean;
   locked: boolean;
   lineType: string;
+  /** Lineweight (group 370) in 1/100 mm; -3 (default) when absent. */
+  lineweight?: number;
   /** LAYER table entry handle (viewports name their frozen layers by handle). */
   handle?: string;
 }

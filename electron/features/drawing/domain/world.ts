@@ -10,14 +10,27 @@ export interface ResolvedColor {
 
 /** Drawable pieces of an entity in world (layout) coordinates. */
 export type Primitive =
-  | { kind: 'path'; points: Vec2[]; closed: boolean; filled: boolean; color: ResolvedColor; layer: string }
-  | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string };
+  | {
+      kind: 'path';
+      points: Vec2[];
+      closed: boolean;
+      filled: boolean;
+      color: ResolvedColor;
+      layer: string;
+      /** Lineweight in mm when it is not the default (0.25 mm). */
+      weight?: number;
+      /** Polyline width in world units (drawn as a stroke that wide). */
+      width?: number;
+    }
+  | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string; wrapWidth?: number };
 
 interface Context {
   transform: Affine;
   /** Layer that entities on layer "0" inherit inside a block. */
   blockLayer: string | undefined;
   blockColor: ResolvedColor | undefined;
+  /** Lineweight (1/100 mm) that BYBLOCK entities inside a block take. */
+  blockWeight: number;
   depth: number;
   /** Skip entities on layers that are off or frozen (what a reviewer sees). */
   visibleOnly: boolean;
@@ -41,7 +54,7 @@ export interface FlattenOptions {
 export function flattenEntity(doc: DxfDocument, entity: DxfEntity, options: FlattenOptions = {}): Primitive[] {
   const out: Primitive[] = [];
   const budget = options.budget ?? MAX_EXPANDED_ENTITIES;
-  emit(doc, entity, { transform: IDENTITY, blockLayer: undefined, blockColor: undefined, depth: 0, visibleOnly: options.visibleOnly ?? false, stack: [], budget: { remaining: budget, root: entity } }, out);
+  emit(doc, entity, { transform: IDENTITY, blockLayer: undefined, blockColor: undefined, blockWeight: -3, depth: 0, visibleOnly: options.visibleOnly ?? false, stack: [], budget: { remaining: budget, root: entity } }, out);
   return out;
 }
 
@@ -58,6 +71,16 @@ function resolveColor(doc: DxfDocument, entity: DxfEntity, layerName: string, ct
   return layer.trueColor !== undefined ? { aci: layer.color, rgb: layer.trueColor } : { aci: layer.color };
 }
 
+/** AutoCAD's default lineweight, 0.25 mm (in 1/100 mm). */
+const DEFAULT_WEIGHT = 25;
+
+/** Lineweight in 1/100 mm after BYLAYER/BYBLOCK/DEFAULT resolution. */
+function resolveWeight(doc: DxfDocument, entity: DxfEntity, layerName: string, ctx: Context): number {
+  const own = entity.lineweight ?? -1;
+  const resolved = own === -1 ? (doc.layers.get(layerName.toUpperCase())?.lineweight ?? -3) : own === -2 ? ctx.blockWeight : own;
+  return resolved < 0 ? DEFAULT_WEIGHT : resolved;
+}
+
 function isHidden(doc: DxfDocument, layerName: string): boolean {
   const layer = doc.layers.get(layerName.toUpperCase());
   return layer !== undefined && (layer.off || layer.frozen);
@@ -68,9 +91,14 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
   const layer = effectiveLayer(entity, ctx);
   if (ctx.visibleOnly && isHidden(doc, layer)) return;
   const color = resolveColor(doc, entity, layer, ctx);
+  const weight = resolveWeight(doc, entity, layer, ctx);
   const m = ctx.transform;
-  const path = (points: Vec2[], closed = false, filled = false): void => {
-    if (points.length > 0) out.push({ kind: 'path', points: points.map((p) => apply(m, p)), closed, filled, color, layer });
+  const path = (points: Vec2[], closed = false, filled = false, width = 0): void => {
+    if (points.length === 0) return;
+    const p: Primitive = { kind: 'path', points: points.map((q) => apply(m, q)), closed, filled, color, layer };
+    if (weight > 0 && weight !== DEFAULT_WEIGHT) p.weight = weight / 100;
+    if (width > 0) p.width = width * scaleOf(m);
+    out.push(p);
   };
   const g: DxfGeometry = entity.geometry;
   switch (g.kind) {
@@ -90,7 +118,7 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       path(ellipsePoints(g.center, g.majorAxis, g.ratio, g.startParam, g.endParam));
       return;
     case 'polyline':
-      path(bulgePolylinePoints(g.vertices, g.closed));
+      path(bulgePolylinePoints(g.vertices, g.closed), false, false, g.width ?? 0);
       return;
     case 'spline':
       path(g.controlPoints.length > 1 ? splinePoints(g.degree, g.controlPoints, g.knots, g.weights) : g.fitPoints, g.closed);
@@ -112,10 +140,10 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       else if (g.text.trim()) out.push(textPrimitive(g, m, color, layer));
       return;
     case 'insert':
-      emitInsert(doc, g, ctx, layer, color, out);
+      emitInsert(doc, g, { ...ctx, blockWeight: weight }, layer, color, out);
       return;
     case 'dimension':
-      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color }, out);
+      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight }, out);
       return;
     default:
       return;
@@ -158,6 +186,8 @@ function textPrimitive(g: TextGeometry, m: Affine, color: ResolvedColor, layer: 
     layer,
   };
   if (g.tag !== undefined) text.tag = g.tag;
+  // MTEXT reference width: lines wrap to it when drawn
+  if (g.mtext && g.width > 0) text.wrapWidth = g.width * scaleOf(m);
   return text;
 }
 

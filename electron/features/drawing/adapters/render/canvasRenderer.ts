@@ -27,6 +27,8 @@ type TextPrimitive = Extract<Primitive, { kind: 'text' }>;
 interface View {
   bbox: Box;
   s: number;
+  /** Pixels per plotted millimetre, for lineweights. */
+  pxPerMm: number;
   width: number;
   height: number;
 }
@@ -58,7 +60,11 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
       const w = bbox.maxX - bbox.minX;
       const h = bbox.maxY - bbox.minY;
       const s = maxEdge / Math.max(w, h);
-      const view: View = { bbox, s, width: Math.max(1, Math.round(w * s)), height: Math.max(1, Math.round(h * s)) };
+      // A paper layout is in mm, or inches when $MEASUREMENT is 0 (imperial); model space is assumed
+      // plotted to fit an A3 sheet's long edge (420 mm).
+      const paper = index.doc.layouts.find((l) => l.name.toUpperCase() === layout.toUpperCase())?.paperSpace === true;
+      const imperial = index.doc.header.get('$MEASUREMENT')?.values[0]?.value.trim() === '0';
+      const view: View = { bbox, s, pxPerMm: paper ? (imperial ? s / 25.4 : s) : maxEdge / 420, width: Math.max(1, Math.round(w * s)), height: Math.max(1, Math.round(h * s)) };
       const scene = layoutScene(index, layout, bbox);
       const canvas = createCanvas(view.width, view.height);
       const ctx = canvas.getContext('2d');
@@ -89,16 +95,19 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
   const fills = new Map<string, Primitive[]>();
   const strokes = new Map<string, Primitive[]>();
   const texts: TextPrimitive[] = [];
+  const greeked: TextPrimitive[] = [];
   for (const p of part.primitives) {
     if (p.kind === 'text') {
-      if (p.height * s >= MIN_TEXT_PX) texts.push(p);
+      (p.height * s >= MIN_TEXT_PX ? texts : greeked).push(p);
       continue;
     }
     const target = p.filled ? fills : strokes;
-    const color = colorOf(p.color);
-    const list = target.get(color);
+    // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
+    const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
+    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}`;
+    const list = target.get(key);
     if (list) list.push(p);
-    else target.set(color, [p]);
+    else target.set(key, [p]);
   }
   // Points closer than half a pixel to the last one drawn add nothing visible (a bolt circle at
   // 1:100 is 72 points on 3 pixels) but cost a native call each: they are skipped.
@@ -134,12 +143,14 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     ctx.lineWidth = 0.5;
     ctx.stroke();
   }
-  ctx.lineWidth = 1;
-  for (const [color, list] of strokes) {
+  for (const [key, list] of strokes) {
+    const [color, width] = key.split('|') as [string, string];
     trace(list);
     ctx.strokeStyle = color;
+    ctx.lineWidth = Number(width);
     ctx.stroke();
   }
+  drawGreeked(ctx, greeked, view, outliner, px, py);
   const byColor = new Map<string, Path2D>();
   for (const t of texts) {
     const color = colorOf(t.color);
@@ -157,7 +168,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
 
 function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, x: number, y: number): void {
   const size = p.height * view.s;
-  const lines = p.text.split('\n');
+  const lines = textLines(p, outliner);
   const pitch = size * MTEXT_LINE_PITCH;
   const block = size + (lines.length - 1) * pitch;
   // baseline of the first line below the anchor (y down): top, middle, bottom, baseline
@@ -166,8 +177,7 @@ function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOu
   const r = (-p.rotation * Math.PI) / 180;
   const cos = Math.cos(r);
   const sin = Math.sin(r);
-  lines.forEach((line, i) => {
-    const laid = outliner.layout(line);
+  lines.forEach((laid, i) => {
     const shift = p.hAlign === 1 ? -laid.width / 2 : p.hAlign === 2 ? -laid.width : 0;
     const baseline = firstBaseline + i * pitch; // pixels below the anchor
     for (const g of laid.glyphs) {
@@ -176,4 +186,67 @@ function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOu
       target.addPath(glyph(g.id), new DOMMatrix([k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos]));
     }
   });
+}
+
+/**
+ * Lines of a text as glyph runs; MTEXT wraps to its reference width at spaces (a word longer than
+ * the width, or CJK text without spaces, breaks between characters).
+ */
+function textLines(p: TextPrimitive, outliner: GlyphOutliner): ReturnType<GlyphOutliner['layout']>[] {
+  const out: ReturnType<GlyphOutliner['layout']>[] = [];
+  const limit = p.wrapWidth ? (p.wrapWidth / p.height) * outliner.capHeight * 1.02 : 0; // font units; 2 % slack for rounding
+  for (const line of p.text.split('\n')) {
+    const laid = outliner.layout(line);
+    if (!limit || laid.width <= limit) {
+      out.push(laid);
+      continue;
+    }
+    const chars = [...line];
+    let start = 0;
+    while (start < chars.length) {
+      let end = start;
+      let lastSpace = -1;
+      let width = 0;
+      while (end < chars.length) {
+        const w = outliner.layout(chars[end] as string).width;
+        if (width + w > limit && end > start) break;
+        if (chars[end] === ' ') lastSpace = end;
+        width += w;
+        end++;
+      }
+      const cut = end < chars.length && lastSpace > start ? lastSpace : end;
+      out.push(outliner.layout(chars.slice(start, cut).join('').trimEnd()));
+      start = cut;
+      while (chars[start] === ' ') start++;
+    }
+  }
+  return out;
+}
+
+/** Texts too small to read are drawn as a faint bar per line (greeking), so their presence shows. */
+function drawGreeked(ctx: SKRSContext2D, texts: TextPrimitive[], view: View, outliner: GlyphOutliner, px: (x: number) => number, py: (y: number) => number): void {
+  if (texts.length === 0) return;
+  ctx.save();
+  ctx.globalAlpha = 0.45;
+  for (const p of texts) {
+    const size = p.height * view.s;
+    const k = size / outliner.capHeight;
+    const r = (-p.rotation * Math.PI) / 180;
+    const lines = textLines(p, outliner);
+    const pitch = size * MTEXT_LINE_PITCH;
+    const top = p.vAlign === 3 ? 0 : p.vAlign === 2 ? -(size + (lines.length - 1) * pitch) / 2 : -(size + (lines.length - 1) * pitch);
+    ctx.strokeStyle = colorOf(p.color);
+    ctx.lineWidth = Math.max(0.5, size * 0.7);
+    ctx.beginPath();
+    lines.forEach((laid, i) => {
+      const width = laid.width * k;
+      const left = p.hAlign === 1 ? -width / 2 : p.hAlign === 2 ? -width : 0;
+      const y = top + size / 2 + i * pitch;
+      const [x0, y0, x1, y1] = [left, y, left + width, y];
+      ctx.moveTo(px(p.at.x) + x0 * Math.cos(r) - y0 * Math.sin(r), py(p.at.y) + x0 * Math.sin(r) + y0 * Math.cos(r));
+      ctx.lineTo(px(p.at.x) + x1 * Math.cos(r) - y1 * Math.sin(r), py(p.at.y) + x1 * Math.sin(r) + y1 * Math.cos(r));
+    });
+    ctx.stroke();
+  }
+  ctx.restore();
 }

@@ -82,6 +82,7 @@ const safeName = (file: string, index: number, layout: string): string => `${fil
 describe.skipIf(files.length === 0)('rendering of every corpus drawing (visual regression)', () => {
   it('matches the committed references: pixels for MIT drawings, metrics for GPL ones', async () => {
     const renderer = createCanvasDxfRenderer();
+    if (update) mkdirSync(references, { recursive: true });
     const stored = (existsSync(metricsFile) ? JSON.parse(readFileSync(metricsFile, 'utf8')) : {}) as Record<string, Metrics>;
     const measured: Record<string, Metrics> = {};
     const changed: string[] = [];
@@ -135,7 +136,6 @@ describe.skipIf(files.length === 0)('rendering of every corpus drawing (visual r
       }
     }
     if (update) {
-      mkdirSync(references, { recursive: true });
       const gplOnly = Object.fromEntries(Object.entries(measured).filter(([name]) => licenceOf(`${name.split('__')[0]}.dxf`) !== 'MIT'));
       writeFileSync(metricsFile, `${JSON.stringify(gplOnly, null, 1)}\n`);
     }
