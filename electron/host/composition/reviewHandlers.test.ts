@@ -250,7 +250,7 @@ describe('LLM review with the reviewer model from Settings', () => {
     expect(detail.run).toMatchObject({ status: 'completed', llm: true });
     expect(detail.findings.filter((f: any) => f.source === 'llm').map((f: any) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
     expect(planted(detail.findings)).toEqual(PLANTED);
-    expect(provider.requests).toHaveLength(3);
+    expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
     expect((await app.call('reviewStart', { checklistPath: null, llm: true, model: { providerId: 'scripted', model: 'other' } })).error.code).toBe('SETTINGS_NOT_FOUND');
   });
 });

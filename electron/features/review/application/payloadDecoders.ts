@@ -4,6 +4,8 @@ import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/fram
 import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
 import { badResult } from './toolCalls';
+import { entityKeyer } from '../domain/entityKey';
+import { bboxCenter } from '../domain/geometry';
 
 /**
  * Decoders from backend JSON payloads (find_frames, get_texts, ...) to domain evidence. This is
@@ -84,9 +86,10 @@ const pagedEntities = z.object({
 /** get_entities page → summaries plus the backend's total (for paging). */
 export function decodeEntities(tool: string, payload: unknown): { entities: EntitySummary[]; total: number | undefined } {
   const page = decode(tool, pagedEntities, payload);
+  const key = entityKeyer();
   return {
     entities: page.entities.map((e) => ({
-      handle: e.handle,
+      handle: key(e.handle, e.type, e.bbox ? bboxCenter(e.bbox) : undefined),
       type: e.type,
       layer: e.layer,
       ...(e.bbox ? { bbox: e.bbox } : {}),
@@ -105,8 +108,9 @@ const textsPayload = z.object({
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
+  const key = entityKeyer();
   return {
-    texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
+    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
     total: page.total,
   };
 }
@@ -117,7 +121,11 @@ const dimensionsPayload = z.object({
       .object({
         handle,
         layer: z.string(),
+        dimType: z.string().nullable().optional(),
         measurement: z.number().nullable().optional(),
+        measured: z.number().nullable().optional(),
+        display: z.object({ linearFactor: z.number(), decimals: z.number().int(), roundTo: z.number().min(0), suppressTrailingZeros: z.boolean() }).loose().nullable().optional(),
+        blockText: z.string().nullable().optional(),
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
@@ -129,10 +137,22 @@ const dimensionsPayload = z.object({
 
 export function decodeDimensions(tool: string, payload: unknown): { dimensions: DimensionItem[]; total: number | undefined } {
   const page = decode(tool, dimensionsPayload, payload);
+  const key = entityKeyer();
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
-      return { handle: d.handle, layer: d.layer, measurement: d.measurement ?? null, textOverride: d.textOverride ?? null, position: at ? at : null };
+      const display = d.display ? { linearFactor: d.display.linearFactor, decimals: d.display.decimals, roundTo: d.display.roundTo, suppressTrailingZeros: d.display.suppressTrailingZeros } : null;
+      return {
+        handle: key(d.handle, 'DIMENSION', at ?? undefined),
+        layer: d.layer,
+        dimType: d.dimType ?? null,
+        measurement: d.measurement ?? null,
+        measured: d.measured ?? null,
+        display,
+        blockText: d.blockText ?? null,
+        textOverride: d.textOverride ?? null,
+        position: at ? at : null,
+      };
     }),
     total: page.total,
   };
@@ -149,9 +169,10 @@ function locationOf(e: { at?: Point | null | undefined; bbox?: BBox | null | und
 
 /** find_zero_length → hits; an entity the backend cannot place is skipped (it cannot be annotated). */
 export function decodeZeroLength(tool: string, payload: unknown): DetectorHit[] {
+  const key = entityKeyer();
   return decode(tool, zeroLengthPayload, payload).entities.flatMap((e) => {
     const location = locationOf(e);
-    return location ? [{ handle: e.handle, type: e.type, location }] : [];
+    return location ? [{ handle: key(e.handle, e.type, location), type: e.type, location }] : [];
   });
 }
 
@@ -160,9 +181,10 @@ const duplicatesPayload = z.object({
 });
 
 export function decodeDuplicates(tool: string, payload: unknown): DuplicateGroup[] {
+  const key = entityKeyer();
   return decode(tool, duplicatesPayload, payload).groups.flatMap((g) => {
     const location = locationOf(g);
-    return location ? [{ handles: g.handles, type: g.type, location }] : [];
+    return location ? [{ handles: g.handles.map((h) => key(h, g.type, location)), type: g.type, location }] : [];
   });
 }
 
@@ -181,7 +203,17 @@ export function decodeScreenshotMeta(tool: string, payload: unknown): { widthPx:
   return { widthPx: meta.width, heightPx: meta.height, region, transform: { origin: { x: region.minX, y: region.maxY }, unitsPerPixel: 1 / meta.pixelsPerUnit } };
 }
 
-const drawingInfoPayload = z.object({ layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional() }).loose();
+const drawingInfoPayload = z
+  .object({
+    layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional(),
+    problems: z.array(z.object({ kind: z.string(), message: z.string() }).loose()).optional(),
+  })
+  .loose();
+
+/** Load problems get_drawing_info reports (what was repaired or skipped), at most 50. */
+export function decodeProblems(tool: string, payload: unknown): { kind: string; message: string }[] {
+  return (decode(tool, drawingInfoPayload, payload).problems ?? []).slice(0, 50).map((p) => ({ kind: p.kind, message: p.message.slice(0, 300) }));
+}
 
 /** get_drawing_info → model-space extents (the whole-drawing frame when no frame is found). */
 export function decodeExtents(tool: string, payload: unknown): BBox | undefined {

@@ -42,13 +42,18 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
       /** Paper heights in mm (GB/T 14691, ISO 3098: 2.5, 3.5, 5, 7, 10, 14, 20). */
       series: z.array(z.number().positive()).min(1).max(30),
       relativeTolerance: z.number().min(0).max(0.5),
+      /** GB/T 14691: Chinese characters (汉字) are at least this high on paper, in mm (3.5). */
+      minChineseHeight: z.number().positive().optional(),
     })
     .strict(),
   z
     .object({
       rule: z.literal('dimension_override'),
-      relativeTolerance: z.number().min(0).max(0.5),
-      absoluteTolerance: z.number().min(0),
+      /**
+       * Slack added to half a unit of the displayed precision (float noise), in display units.
+       * The tolerance itself follows the precision the text is written with.
+       */
+      absoluteTolerance: z.number().min(0).max(1),
     })
     .strict(),
   z.object({ rule: z.literal('title_block_fields'), requiredFields: z.array(titleFieldSchema).min(1).max(13) }).strict(),

@@ -14,6 +14,13 @@ export interface DrawingData {
   duplicates: DuplicateGroup[];
   /** Paper layouts that hold frames: what each sheet shows (read with the viewports' content). */
   sheets?: Record<string, SheetData>;
+  /** What the backend repaired or skipped while loading a damaged file (empty for a clean one). */
+  problems: DrawingProblem[];
+}
+
+export interface DrawingProblem {
+  kind: string;
+  message: string;
 }
 
 /** Our own annotation layer: never evidence, never part of the fingerprint. */

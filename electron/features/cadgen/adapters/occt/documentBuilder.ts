@@ -9,10 +9,11 @@ import type { VolumeEffect } from '../../domain/preflight';
 import { resolveRefs } from '../../domain/resolveRefs';
 import type { FeatureRefInfo, Measurements } from '../../domain/topology';
 import type { OperationContract } from '../../domain/contracts/types';
+import { DEFAULT_PROJECTION_METHOD } from '../../domain/drawingViews';
 import type { CdslFeature } from '../../domain/document';
 import type { BuildOutcome, BuildOutputs, FeatureReport } from '../../ports/cadRuntime';
 import { Arena } from './arena';
-import { exportFaceMeshes, exportProjections, exportStep } from './exports';
+import { exportEdgeLines, exportFaceMeshes, exportProjections, exportStep } from './exports';
 import { exactBoundingBox, isValidShape } from './geometryProbes';
 import type { Kernel } from './kernel';
 import { OCCT_EXECUTORS } from './operations';
@@ -116,6 +117,13 @@ async function addExports(kernel: Kernel, arena: Arena, body: Shape3D, topology:
     return value;
   };
   if (outputs.step) outcome.step = await time('step', () => exportStep(kernel, body, name));
-  if (outputs.meshes) outcome.meshes = await time('meshes', () => exportFaceMeshes(body, topology.snapshot, topology.faces.map((f) => f.hashCode)));
-  if (outputs.projections) outcome.projections = await time('projections', () => exportProjections(kernel, arena, body, topology.snapshot));
+  if (outputs.meshes) {
+    outcome.meshes = await time('meshes', () => exportFaceMeshes(body, topology.snapshot, topology.faces.map((f) => f.hashCode)));
+    outcome.edge_lines = exportEdgeLines(body, topology.snapshot, topology.edges.map((e) => e.hashCode));
+  }
+  if (outputs.projections) {
+    const method = outputs.projection_method ?? DEFAULT_PROJECTION_METHOD;
+    outcome.projections = await time('projections', () => exportProjections(kernel, arena, body, method));
+    outcome.projection_method = method;
+  }
 }

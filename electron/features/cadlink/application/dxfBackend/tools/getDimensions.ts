@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { filterEntities, r6 } from '../../../../drawing';
+import { filterEntities, measureDimension, r6 } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
-
-const DIM_TYPES = ['linear', 'aligned', 'angular', 'diameter', 'radius', 'angular3p', 'ordinate'];
 
 export const getDimensions = defineTool({
   name: 'get_dimensions',
-  description: 'DIMENSION entities: type, measured value, text override ("" = measured value shown), text position, block.',
+  description:
+    'DIMENSION entities: type, stored measurement (group 42, null when the file omits it), the value measured from the definition points with the style\'s DIMLFAC/DIMDEC/DIMRND (displayValue = what the style would print), text override ("" = measured value shown), the text the dimension block shows, text position, block.',
   input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional() }).strict(),
   run(session, input) {
     const dims = filterEntities(session.index, { layout: input.layout, types: ['DIMENSION', 'ARC_DIMENSION'], ...(input.bbox ? { bbox: toBox(input.bbox) } : {}) });
@@ -14,7 +13,20 @@ export const getDimensions = defineTool({
       dimensions: dims.map((e) => {
         const g = e.geometry;
         if (g.kind !== 'dimension') return { handle: e.handle, type: e.type, layer: e.layer };
-        return { handle: e.handle, layer: e.layer, dimType: DIM_TYPES[g.dimType] ?? String(g.dimType), measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: [r6(g.textAt.x), r6(g.textAt.y)], block: g.blockName };
+        const m = measureDimension(session.doc, e);
+        return {
+          handle: e.handle,
+          layer: e.layer,
+          dimType: m?.kind ?? String(g.dimType),
+          measurement: g.measurement === null ? null : r6(g.measurement),
+          measured: m?.measured == null ? null : r6(m.measured),
+          displayValue: m?.displayValue ?? null,
+          display: m ? { linearFactor: m.linearFactor, decimals: m.decimals, roundTo: m.roundTo, suppressTrailingZeros: m.suppressTrailingZeros } : null,
+          textOverride: g.textOverride,
+          blockText: m?.blockText ?? null,
+          textAt: [r6(g.textAt.x), r6(g.textAt.y)],
+          block: g.blockName,
+        };
       }),
     });
   },
