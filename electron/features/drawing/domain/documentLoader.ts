@@ -147,6 +147,8 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
     doc.dimStyles.push(name);
   } else if (type === 'LTYPE') {
     doc.lineTypes.push(name);
+    const pattern = v.numbers(49);
+    if (pattern.length >= 2 && pattern.some((d) => d !== 0)) (doc.lineTypePatterns ??= new Map()).set(name.toUpperCase(), pattern);
   } else if (type === 'BLOCK_RECORD') {
     doc.blockRecords.set(v.str(5).trim(), name);
   }

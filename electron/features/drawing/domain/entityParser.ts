@@ -21,6 +21,8 @@ export function parseEntity(tags: TagStream, start: number, end: number, decodeM
   };
   if (trueColor >= 0) entity.trueColor = view.num(420);
   if (view.indexOf(370) >= 0) entity.lineweight = view.num(370, -1);
+  if (view.indexOf(6) >= 0) entity.lineType = view.str(6).trim();
+  if (view.indexOf(48) >= 0) entity.lineTypeScale = view.num(48, 1);
   return entity;
 }
 

@@ -105,6 +105,10 @@ export interface DxfEntity {
   color: number;
   /** 24-bit true colour (group 420) when set. */
   trueColor?: number;
+  /** Linetype name (group 6); absent = BYLAYER. */
+  lineType?: string;
+  /** Linetype scale (group 48); absent = 1. */
+  lineTypeScale?: number;
   /** Lineweight (group 370) in 1/100 mm; -1 BYLAYER, -2 BYBLOCK, -3 default; absent = BYLAYER. */
   lineweight?: number;
   paperSpace: boolean;
@@ -184,6 +188,8 @@ export interface DxfDocument {
   dimStyles: string[];
   /** LTYPE names in table order. */
   lineTypes: string[];
+  /** LTYPE dash patterns by upper-case name (drawing units; > 0 dash, < 0 gap, 0 dot); continuous types absent. */
+  lineTypePatterns?: Map<string, number[]>;
   blocks: Map<string, DxfBlock>;
   layouts: DxfLayout[];
   entitiesByHandle: Map<string, DxfEntity>;

@@ -18,9 +18,16 @@ export interface ScenePart {
   viewport?: LayoutViewport;
 }
 
-/** Moves a primitive from model space to the sheet through a viewport transform. */
-export function toSheet(p: Primitive, m: Affine): Primitive {
-  if (p.kind === 'path') return { ...p, points: p.points.map((q) => apply(m, q)) };
+/**
+ * Moves a primitive from model space to the sheet through a viewport transform. Dash patterns keep
+ * their paper length when `paperLinetypes` ($PSLTSCALE = 1, AutoCAD's default), else scale with the view.
+ */
+export function toSheet(p: Primitive, m: Affine, paperLinetypes = true): Primitive {
+  if (p.kind === 'path') {
+    const moved = { ...p, points: p.points.map((q) => apply(m, q)) };
+    if (p.dashes && !paperLinetypes) moved.dashes = p.dashes.map((d) => d * scaleOf(m));
+    return moved;
+  }
   return { ...p, at: apply(m, p.at), height: p.height * scaleOf(m), rotation: p.rotation + rotationOf(m) };
 }
 
@@ -41,12 +48,13 @@ export function layoutScene(index: DrawingIndex, layoutName: string, bbox: Box):
   const parts: ScenePart[] = [];
   if (layout.paperSpace) {
     const model = index.doc.layouts.find((l) => !l.paperSpace) as DxfLayout;
+    const paperLinetypes = index.doc.header.get('$PSLTSCALE')?.values[0]?.value.trim() !== '0';
     for (const viewport of layoutViewports(index, layout)) {
       if (!boxesIntersect(viewport.clipBox, bbox)) continue;
       const primitives: Primitive[] = [];
       for (const entity of index.entitiesIn(model, viewport.modelBox)) {
         if (viewport.frozenLayers.has(entity.layer.toUpperCase())) continue;
-        for (const p of take(entity)) if (!viewport.frozenLayers.has(p.layer.toUpperCase())) primitives.push(toSheet(p, viewport.toPaper));
+        for (const p of take(entity)) if (!viewport.frozenLayers.has(p.layer.toUpperCase())) primitives.push(toSheet(p, viewport.toPaper, paperLinetypes));
       }
       parts.push({ primitives, clip: viewport.clip, viewport });
     }

@@ -26,6 +26,16 @@ describe('flattenEntity', () => {
     expect(wide).toMatchObject({ width: 0.5 });
   });
 
+  it('gives lines their LTYPE dash pattern scaled by $LTSCALE and the entity scale (48), BYLAYER included', () => {
+    const tables = '0\nTABLE\n2\nLTYPE\n0\nLTYPE\n2\nDASHED\n70\n0\n72\n65\n73\n2\n40\n0.75\n49\n0.5\n49\n-0.25\n0\nENDTAB\n0\nTABLE\n2\nLAYER\n0\nLAYER\n2\nHIDDEN\n70\n0\n62\n1\n6\nDASHED\n0\nENDTAB\n';
+    const text = `0\nSECTION\n2\nHEADER\n9\n$LTSCALE\n40\n10\n0\nENDSEC\n0\nSECTION\n2\nTABLES\n${tables}0\nENDSEC\n0\nSECTION\n2\nENTITIES\n0\nLINE\n8\nHIDDEN\n10\n0\n20\n0\n11\n100\n21\n0\n0\nLINE\n8\n0\n6\nDASHED\n48\n2\n10\n0\n20\n0\n11\n100\n21\n0\n0\nLINE\n8\n0\n10\n0\n20\n0\n11\n1\n21\n0\n0\nENDSEC\n0\nEOF\n`;
+    const doc = buildDocument(readTextTags(text), { codePage: 'ANSI_1252' });
+    const [byLayer, own, continuous] = doc.layouts[0]!.entities.map((e) => flattenEntity(doc, e)[0]);
+    expect(byLayer).toMatchObject({ dashes: [5, -2.5] });
+    expect(own).toMatchObject({ dashes: [10, -5] });
+    expect(continuous && 'dashes' in continuous).toBe(false);
+  });
+
   it('shows the tag of a free-standing ATTDEF', () => {
     const doc = load('', '0\nATTDEF\n8\n0\n10\n0\n20\n0\n40\n2.5\n1\ndefault\n2\nPART_NO\n');
     expect(flattenEntity(doc, doc.layouts[0]!.entities[0]!)).toMatchObject([{ kind: 'text', text: 'PART_NO' }]);

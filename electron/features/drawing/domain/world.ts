@@ -21,6 +21,8 @@ export type Primitive =
       weight?: number;
       /** Polyline width in world units (drawn as a stroke that wide). */
       width?: number;
+      /** Dash pattern in world units (LTYPE × $LTSCALE × entity scale), absent for continuous lines. */
+      dashes?: number[];
     }
   | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string; wrapWidth?: number };
 
@@ -31,6 +33,8 @@ interface Context {
   blockColor: ResolvedColor | undefined;
   /** Lineweight (1/100 mm) that BYBLOCK entities inside a block take. */
   blockWeight: number;
+  /** Linetype that BYBLOCK entities inside a block take. */
+  blockLineType: string;
   depth: number;
   /** Skip entities on layers that are off or frozen (what a reviewer sees). */
   visibleOnly: boolean;
@@ -54,7 +58,7 @@ export interface FlattenOptions {
 export function flattenEntity(doc: DxfDocument, entity: DxfEntity, options: FlattenOptions = {}): Primitive[] {
   const out: Primitive[] = [];
   const budget = options.budget ?? MAX_EXPANDED_ENTITIES;
-  emit(doc, entity, { transform: IDENTITY, blockLayer: undefined, blockColor: undefined, blockWeight: -3, depth: 0, visibleOnly: options.visibleOnly ?? false, stack: [], budget: { remaining: budget, root: entity } }, out);
+  emit(doc, entity, { transform: IDENTITY, blockLayer: undefined, blockColor: undefined, blockWeight: -3, blockLineType: 'CONTINUOUS', depth: 0, visibleOnly: options.visibleOnly ?? false, stack: [], budget: { remaining: budget, root: entity } }, out);
   return out;
 }
 
@@ -81,6 +85,27 @@ function resolveWeight(doc: DxfDocument, entity: DxfEntity, layerName: string, c
   return resolved < 0 ? DEFAULT_WEIGHT : resolved;
 }
 
+/** Linetype name (upper case) after BYLAYER/BYBLOCK resolution. */
+function resolveLineType(doc: DxfDocument, entity: DxfEntity, layerName: string, ctx: Context): string {
+  const own = (entity.lineType ?? 'BYLAYER').toUpperCase();
+  if (own === 'BYLAYER') return (doc.layers.get(layerName.toUpperCase())?.lineType ?? 'CONTINUOUS').toUpperCase();
+  return own === 'BYBLOCK' ? ctx.blockLineType : own;
+}
+
+/** Header number or a fallback (linetype scales). */
+function headerNumber(doc: DxfDocument, name: string, fallback: number): number {
+  const v = Number.parseFloat(doc.header.get(name)?.values[0]?.value ?? '');
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** Dash pattern in world units: LTYPE lengths × $LTSCALE × entity scale (48) × block scale; undefined when continuous. */
+function dashPattern(doc: DxfDocument, lineType: string, entityScale: number, blockScale: number): number[] | undefined {
+  const pattern = doc.lineTypePatterns?.get(lineType);
+  if (!pattern) return undefined;
+  const k = headerNumber(doc, '$LTSCALE', 1) * (entityScale > 0 ? entityScale : 1) * blockScale;
+  return pattern.map((d) => d * k);
+}
+
 function isHidden(doc: DxfDocument, layerName: string): boolean {
   const layer = doc.layers.get(layerName.toUpperCase());
   return layer !== undefined && (layer.off || layer.frozen);
@@ -92,12 +117,15 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
   if (ctx.visibleOnly && isHidden(doc, layer)) return;
   const color = resolveColor(doc, entity, layer, ctx);
   const weight = resolveWeight(doc, entity, layer, ctx);
+  const lineType = resolveLineType(doc, entity, layer, ctx);
+  const dashes = dashPattern(doc, lineType, entity.lineTypeScale ?? 1, scaleOf(ctx.transform));
   const m = ctx.transform;
   const path = (points: Vec2[], closed = false, filled = false, width = 0): void => {
     if (points.length === 0) return;
     const p: Primitive = { kind: 'path', points: points.map((q) => apply(m, q)), closed, filled, color, layer };
     if (weight > 0 && weight !== DEFAULT_WEIGHT) p.weight = weight / 100;
     if (width > 0) p.width = width * scaleOf(m);
+    if (dashes && !filled) p.dashes = dashes;
     out.push(p);
   };
   const g: DxfGeometry = entity.geometry;
@@ -140,10 +168,10 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       else if (g.text.trim()) out.push(textPrimitive(g, m, color, layer));
       return;
     case 'insert':
-      emitInsert(doc, g, { ...ctx, blockWeight: weight }, layer, color, out);
+      emitInsert(doc, g, { ...ctx, blockWeight: weight, blockLineType: lineType }, layer, color, out);
       return;
     case 'dimension':
-      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight }, out);
+      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
       return;
     default:
       return;

@@ -104,7 +104,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     const target = p.filled ? fills : strokes;
     // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
     const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
-    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}`;
+    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
     const list = target.get(key);
     if (list) list.push(p);
     else target.set(key, [p]);
@@ -144,12 +144,14 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     ctx.stroke();
   }
   for (const [key, list] of strokes) {
-    const [color, width] = key.split('|') as [string, string];
+    const [color, width, dash] = key.split('|') as [string, string, string];
     trace(list);
     ctx.strokeStyle = color;
     ctx.lineWidth = Number(width);
+    ctx.setLineDash(dash ? dash.split(',').map(Number) : []);
     ctx.stroke();
   }
+  ctx.setLineDash([]);
   drawGreeked(ctx, greeked, view, outliner, px, py);
   const byColor = new Map<string, Path2D>();
   for (const t of texts) {
@@ -186,6 +188,28 @@ function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOu
       target.addPath(glyph(g.id), new DOMMatrix([k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos]));
     }
   });
+}
+
+/**
+ * Canvas dash array (pixels, dash/gap alternating) of a DXF linetype pattern, '' for a solid
+ * stroke: continuous types, and patterns whose period is under 3 px (drawn solid, as CAD viewers
+ * do when a pattern is too dense to see). Dots become half-pixel dashes.
+ */
+function dashKey(dashes: number[] | undefined, s: number): string {
+  if (!dashes) return '';
+  const runs: number[] = [];
+  let lastSign = 0;
+  for (const d of dashes) {
+    const sign = d < 0 ? -1 : 1;
+    const length = Math.max(0.5, Math.abs(d) * s);
+    if (sign === lastSign) runs[runs.length - 1] = (runs[runs.length - 1] as number) + length;
+    else runs.push(length);
+    lastSign = sign;
+  }
+  if ((dashes[0] ?? 0) < 0) runs.push(runs.shift() as number); // canvas patterns start with a dash
+  if (runs.length % 2 === 1) runs.push(0.5);
+  const period = runs.reduce((a, b) => a + b, 0);
+  return period < 3 ? '' : runs.map((r) => r.toFixed(2)).join(',');
 }
 
 /**
