@@ -98,6 +98,12 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
     case 'VIEWPORT':
       return viewportGeometry(v);
+    case 'XLINE':
+    case 'RAY': {
+      const d = v.point(11, { x: 1, y: 0 });
+      const length = Math.hypot(d.x, d.y) || 1;
+      return { kind: 'xline', at: v.point(10), direction: { x: d.x / length, y: d.y / length }, ray: type === 'RAY' };
+    }
     default:
       return { kind: 'other' };
   }

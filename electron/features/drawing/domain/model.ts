@@ -93,6 +93,8 @@ export type DxfGeometry =
   | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
   | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
+  /** XLINE (infinite both ways) or RAY (infinite forward) through `at` along the unit `direction`. */
+  | { kind: 'xline'; at: Vec2; direction: Vec2; ray: boolean }
   | ViewportGeometry
   | { kind: 'other' };
 

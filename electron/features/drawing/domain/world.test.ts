@@ -36,6 +36,13 @@ describe('flattenEntity', () => {
     expect(continuous && 'dashes' in continuous).toBe(false);
   });
 
+  it('marks XLINE and RAY paths infinite (the renderer extends them; extents stay finite)', () => {
+    const doc = load('', '0\nXLINE\n8\n0\n10\n5\n20\n5\n11\n0\n21\n2\n0\nRAY\n8\n0\n10\n0\n20\n0\n11\n3\n21\n4\n');
+    const [xline, ray] = doc.layouts[0]!.entities.map((e) => flattenEntity(doc, e)[0]);
+    expect(xline).toMatchObject({ infinite: 'both', points: [{ x: 5, y: 5 }, { x: 5, y: 6 }] });
+    expect(ray).toMatchObject({ infinite: 'forward', points: [{ x: 0, y: 0 }, { x: 0.6, y: 0.8 }] });
+  });
+
   it('shows the tag of a free-standing ATTDEF', () => {
     const doc = load('', '0\nATTDEF\n8\n0\n10\n0\n20\n0\n40\n2.5\n1\ndefault\n2\nPART_NO\n');
     expect(flattenEntity(doc, doc.layouts[0]!.entities[0]!)).toMatchObject([{ kind: 'text', text: 'PART_NO' }]);

@@ -23,6 +23,11 @@ export type Primitive =
       width?: number;
       /** Dash pattern in world units (LTYPE × $LTSCALE × entity scale), absent for continuous lines. */
       dashes?: number[];
+      /**
+       * XLINE/RAY: the two points give the base and one unit along the direction; the renderer
+       * extends them across the picture (both ways, or forward for a ray). Extents ignore the infinity.
+       */
+      infinite?: 'both' | 'forward';
     }
   | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string; wrapWidth?: number };
 
@@ -162,6 +167,12 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'solid':
       path(g.corners, true, entity.type === 'SOLID');
       return;
+    case 'xline': {
+      path([g.at, { x: g.at.x + g.direction.x, y: g.at.y + g.direction.y }]);
+      const last = out[out.length - 1];
+      if (last?.kind === 'path') last.infinite = g.ray ? 'forward' : 'both';
+      return;
+    }
     case 'text':
       // a free-standing ATTDEF shows its tag, as AutoCAD draws attribute definitions outside blocks
       if (entity.type === 'ATTDEF' && g.tag) out.push(textPrimitive({ ...g, text: g.tag }, m, color, layer));

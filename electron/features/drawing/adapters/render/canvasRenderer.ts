@@ -96,11 +96,13 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
   const strokes = new Map<string, Primitive[]>();
   const texts: TextPrimitive[] = [];
   const greeked: TextPrimitive[] = [];
-  for (const p of part.primitives) {
-    if (p.kind === 'text') {
-      (p.height * s >= MIN_TEXT_PX ? texts : greeked).push(p);
+  const reach = Math.hypot(bbox.maxX - bbox.minX, bbox.maxY - bbox.minY) + Math.hypot((bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2);
+  for (const raw of part.primitives) {
+    if (raw.kind === 'text') {
+      (raw.height * s >= MIN_TEXT_PX ? texts : greeked).push(raw);
       continue;
     }
+    const p = raw.infinite ? extendAcross(raw, reach) : raw;
     const target = p.filled ? fills : strokes;
     // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
     const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
@@ -188,6 +190,16 @@ function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOu
       target.addPath(glyph(g.id), new DOMMatrix([k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos]));
     }
   });
+}
+
+/** An XLINE/RAY primitive as a segment long enough to cross the whole picture (the canvas clips it). */
+function extendAcross(p: Extract<Primitive, { kind: 'path' }>, reach: number): Extract<Primitive, { kind: 'path' }> {
+  const [a, b] = p.points as [Vec2, Vec2];
+  const d = { x: b.x - a.x, y: b.y - a.y };
+  const length = Math.hypot(d.x, d.y) || 1;
+  const k = (reach + Math.hypot(a.x, a.y)) / length;
+  const start = p.infinite === 'both' ? { x: a.x - d.x * k, y: a.y - d.y * k } : a;
+  return { ...p, points: [start, { x: a.x + d.x * k, y: a.y + d.y * k }] };
 }
 
 /**
