@@ -71,6 +71,7 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
     else if (name === 'OBJECTS') layoutObjects.push(...readLayoutObjects(tags, bodyStart, end, decode));
     i = end < n && (values[end] as string).trim() === 'ENDSEC' ? end + 1 : end;
   }
+  nameImages(doc, modelEntities, paperEntities);
   const version = doc.header.get('$ACADVER')?.values[0]?.value.trim();
   if (version) doc.version = version;
   doc.layouts = assembleLayouts(doc, modelEntities, paperEntities, layoutObjects);
@@ -151,6 +152,26 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
     if (pattern.length >= 2 && pattern.some((d) => d !== 0)) (doc.lineTypePatterns ??= new Map()).set(name.toUpperCase(), pattern);
   } else if (type === 'BLOCK_RECORD') {
     doc.blockRecords.set(v.str(5).trim(), name);
+  }
+}
+
+/** IMAGE entities get the file name of their IMAGEDEF object (group 1 of the OBJECTS entry), shown in the picture. */
+function nameImages(doc: DxfDocument, ...lists: DxfEntity[][]): void {
+  const images = [...lists.flat(), ...[...doc.blocks.values()].flatMap((b) => b.entities)].filter((e) => e.geometry.kind === 'image' && !e.geometry.wipeout);
+  const objects = doc.sections.find((s) => s.name === 'OBJECTS');
+  if (images.length === 0 || !objects) return;
+  const files = new Map<string, string>();
+  for (let i = nextZero(doc.tags, objects.start + 1, objects.end); i < objects.end; ) {
+    const next = nextZero(doc.tags, i + 1, objects.end);
+    if ((doc.tags.values[i] as string).trim() === 'IMAGEDEF') {
+      const view = new TagView(doc.tags, i, next);
+      files.set(view.str(5).trim().toUpperCase(), view.str(1).trim());
+    }
+    i = next;
+  }
+  for (const image of images) {
+    const g = image.geometry;
+    if (g.kind === 'image') g.name = (files.get(g.imageDef.toUpperCase()) ?? '').split(/[\\/]/).pop() ?? '';
   }
 }
 

@@ -98,6 +98,9 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
     case 'VIEWPORT':
       return viewportGeometry(v);
+    case 'IMAGE':
+    case 'WIPEOUT':
+      return { kind: 'image', at: v.point(10), u: v.point(11), v: v.point(12), size: v.point(13, { x: 1, y: 1 }), boundary: v.points(14), wipeout: type === 'WIPEOUT', imageDef: v.str(340).trim(), name: '' };
     case 'XLINE':
     case 'RAY': {
       const d = v.point(11, { x: 1, y: 0 });

@@ -93,6 +93,12 @@ export type DxfGeometry =
   | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
   | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
+  /**
+   * IMAGE (drawn as its frame and file name; the picture file is not read) or WIPEOUT (a white
+   * mask). `u`/`v` are one pixel along the image axes; `boundary` is in pixel coordinates, origin
+   * top-left (two points = a rectangle); `imageDef` is the IMAGEDEF handle, `name` its file name.
+   */
+  | { kind: 'image'; at: Vec2; u: Vec2; v: Vec2; size: Vec2; boundary: Vec2[]; wipeout: boolean; imageDef: string; name: string }
   /** XLINE (infinite both ways) or RAY (infinite forward) through `at` along the unit `direction`. */
   | { kind: 'xline'; at: Vec2; direction: Vec2; ray: boolean }
   | ViewportGeometry

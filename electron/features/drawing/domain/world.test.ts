@@ -43,6 +43,17 @@ describe('flattenEntity', () => {
     expect(ray).toMatchObject({ infinite: 'forward', points: [{ x: 0, y: 0 }, { x: 0.6, y: 0.8 }] });
   });
 
+  it('draws an IMAGE as its frame with the file name of its IMAGEDEF', () => {
+    const text = '0\nSECTION\n2\nENTITIES\n0\nIMAGE\n5\n20\n8\n0\n10\n0\n20\n0\n11\n0.1\n21\n0\n12\n0\n22\n0.1\n13\n200\n23\n100\n340\n30\n0\nENDSEC\n0\nSECTION\n2\nOBJECTS\n0\nIMAGEDEF\n5\n30\n1\nC:\\plans\\site photo.jpg\n0\nENDSEC\n0\nEOF\n';
+    const doc = buildDocument(readTextTags(text), { codePage: 'ANSI_1252' });
+    const [frame, label] = flattenEntity(doc, doc.layouts[0]!.entities[0]!);
+    expect(frame).toMatchObject({ kind: 'path', closed: true });
+    const xs = frame!.kind === 'path' ? frame!.points.map((p) => p.x) : [];
+    expect(Math.min(...xs)).toBeCloseTo(0, 6);
+    expect(Math.max(...xs)).toBeCloseTo(20, 6);
+    expect(label).toMatchObject({ kind: 'text', text: 'site photo.jpg' });
+  });
+
   it('shows the tag of a free-standing ATTDEF', () => {
     const doc = load('', '0\nATTDEF\n8\n0\n10\n0\n20\n0\n40\n2.5\n1\ndefault\n2\nPART_NO\n');
     expect(flattenEntity(doc, doc.layouts[0]!.entities[0]!)).toMatchObject([{ kind: 'text', text: 'PART_NO' }]);

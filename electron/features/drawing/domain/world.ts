@@ -97,6 +97,13 @@ function resolveLineType(doc: DxfDocument, entity: DxfEntity, layerName: string,
   return own === 'BYBLOCK' ? ctx.blockLineType : own;
 }
 
+/** IMAGE/WIPEOUT clip outline in world coordinates (pixel boundary, origin top-left, mapped through the pixel axes). */
+function imageOutline(g: Extract<DxfGeometry, { kind: 'image' }>): Vec2[] {
+  const corners = g.boundary.length >= 3 ? g.boundary : g.boundary.length === 2 ? [g.boundary[0]!, { x: g.boundary[1]!.x, y: g.boundary[0]!.y }, g.boundary[1]!, { x: g.boundary[0]!.x, y: g.boundary[1]!.y }] : [{ x: -0.5, y: -0.5 }, { x: g.size.x - 0.5, y: -0.5 }, { x: g.size.x - 0.5, y: g.size.y - 0.5 }, { x: -0.5, y: g.size.y - 0.5 }];
+  const origin = { x: g.at.x + g.u.x * 0.5 - g.v.x * 0.5, y: g.at.y + g.u.y * 0.5 - g.v.y * 0.5 };
+  return corners.map((p) => ({ x: origin.x + g.u.x * p.x + g.v.x * (g.size.y - p.y), y: origin.y + g.u.y * p.x + g.v.y * (g.size.y - p.y) }));
+}
+
 /** Header number or a fallback (linetype scales). */
 function headerNumber(doc: DxfDocument, name: string, fallback: number): number {
   const v = Number.parseFloat(doc.header.get(name)?.values[0]?.value ?? '');
@@ -167,6 +174,18 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'solid':
       path(g.corners, true, entity.type === 'SOLID');
       return;
+    case 'image': {
+      const outline = imageOutline(g);
+      // A WIPEOUT masks what was drawn before it; the batched renderer has no drawing order, so it is not drawn.
+      if (g.wipeout) return;
+      path(outline, true);
+      const [p0, , p2] = outline;
+      if (g.name && p0 && p2) {
+        const height = Math.min(Math.hypot(g.v.x, g.v.y) * g.size.y, Math.hypot(g.u.x, g.u.y) * g.size.x) / 12;
+        out.push(textPrimitive({ kind: 'text', text: g.name, raw: g.name, at: { x: (p0.x + p2.x) / 2, y: (p0.y + p2.y) / 2 }, height, rotation: (Math.atan2(g.u.y, g.u.x) * 180) / Math.PI, hAlign: 1, vAlign: 2, width: 0, mtext: false }, m, color, layer));
+      }
+      return;
+    }
     case 'xline': {
       path([g.at, { x: g.at.x + g.direction.x, y: g.at.y + g.direction.y }]);
       const last = out[out.length - 1];
