@@ -102,7 +102,7 @@ export function decodeEntities(tool: string, payload: unknown): { entities: Enti
 }
 
 const textsPayload = z.object({
-  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), space: z.enum(['paper', 'model']).optional(), model_at: point.optional() }).loose()),
+  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional(), space: z.enum(['paper', 'model']).optional(), model_at: point.optional() }).loose()),
   total: z.number().int().optional(),
 });
 
@@ -110,7 +110,7 @@ export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]
   const page = decode(tool, textsPayload, payload);
   const key = entityKeyer();
   return {
-    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
+    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.reviewId ? { reviewId: t.reviewId } : {}), ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
     total: page.total,
   };
 }

@@ -27,6 +27,8 @@ export interface TextItem {
   space?: 'paper' | 'model';
   /** Model-space position of a text seen through a viewport. */
   modelPosition?: Point;
+  /** CadSight review id kept in the text's XDATA (our written annotations). */
+  reviewId?: string;
 }
 
 export interface DimensionItem {

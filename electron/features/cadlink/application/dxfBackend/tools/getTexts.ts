@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boxesIntersect, primitiveBox, layoutByName, r6, seenThroughViewports, sheetTexts } from '../../../../drawing';
+import { boxesIntersect, primitiveBox, layoutByName, r6, reviewIdOf, seenThroughViewports, sheetTexts } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER', 'DIMENSION', 'ACAD_TABLE', 'LEADER', 'ATTDEF']);
@@ -7,7 +7,7 @@ const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER
 export const getTexts = defineTool({
   name: 'get_texts',
   description:
-    'Plain texts of a layout in world coordinates (TEXT, MTEXT, block attributes and texts inside blocks, leader texts, table cells), optionally within a bbox. With through_viewports on a paper layout, also the model-space texts its viewports show (space "model", viewport handle, at/height on the sheet, model_at/model_height in model space).',
+    'Plain texts of a layout in world coordinates (TEXT, MTEXT, block attributes and texts inside blocks, leader texts, table cells), optionally within a bbox; reviewId = the CadSight review id in the text\'s XDATA. With through_viewports on a paper layout, also the model-space texts its viewports show (space "model", viewport handle, at/height on the sheet, model_at/model_height in model space).',
   input: z
     .object({
       layout: layoutSchema,
@@ -23,9 +23,10 @@ export const getTexts = defineTool({
     const texts = [];
     for (const entity of bbox ? session.index.entitiesIn(layout, bbox) : layout.entities) {
       if (!TEXT_SOURCES.has(entity.type)) continue;
+      const reviewId = reviewIdOf(session.doc, entity);
       for (const p of session.index.primitives(entity)) {
         if (p.kind !== 'text' || (bbox && !boxesIntersect(primitiveBox(p), bbox))) continue;
-        texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }), ...(input.through_viewports ? { space: 'paper' } : {}) });
+        texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }), ...(reviewId ? { reviewId } : {}), ...(input.through_viewports ? { space: 'paper' } : {}) });
       }
     }
     if (input.through_viewports) {
