@@ -14,8 +14,15 @@ export { boxJson, countByType, entityJson, filterEntities, insertCounts, layoutB
 export { writeDxf } from './domain/writer';
 export { canStoreReviewIds, hasReviewApp, REVIEW_APP, reviewAppTags, reviewIdOf, reviewIdXdata } from './domain/reviewXdata';
 export type { DxfScreenshotRenderer } from './ports/drawingRenderer';
-export { openDxfFile, parseDxfBytes } from './adapters/file/openDxfFile';
-export type { OpenedDxf } from './adapters/file/openDxfFile';
+export { DEFAULT_DXF_LIMITS, dxfLimitsFromEnv, openDxfFile, parseDxfBytes } from './adapters/file/openDxfFile';
+export type { DxfSizeLimits, OpenedDxf } from './adapters/file/openDxfFile';
+export { MAX_EXPANDED_ENTITIES, MAX_NESTING } from './domain/blockExpansion';
 export { createLegacyEncoder } from './adapters/file/codePages';
 export type { TextEncodingChoice } from './adapters/file/codePages';
-export { createResvgDxfRenderer, DEFAULT_CJK_FONT_FILES } from './adapters/render/resvgRenderer';
+export { createCanvasDxfRenderer, DEFAULT_CJK_FONT_FILES } from './adapters/render/canvasRenderer';
+export { layoutExtents, layoutScene, toSheet } from './domain/scene';
+export type { ScenePart } from './domain/scene';
+export { insidePolygon, layoutViewports, viewportTransform } from './domain/viewports';
+export { seenThroughViewports, sheetTexts } from './domain/sheetContent';
+export type { SeenThroughViewport } from './domain/sheetContent';
+export type { LayoutViewport } from './domain/viewports';

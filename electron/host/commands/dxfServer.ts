@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { AppError } from '../../../shared/errors';
 import { openDxfBackend, startJsonRpcLineServer, tokenProblem } from '../../features/cadlink';
+import { dxfLimitsFromEnv } from '../../features/drawing';
 
 const USAGE = 'usage: cadsight dxf-server <file.dxf> [--port N] [--token T] [--output-dir DIR] [--allow-overwrite] [--max-connections N]';
 
@@ -58,7 +59,7 @@ export const dxfServerCommand = {
   summary: 'serve a DXF drawing over the cad_mcp_frame protocol (JSON-RPC lines on TCP)',
   async run(args: string[]): Promise<number> {
     const { file, port, token, outputDir, allowOverwrite, maxConnections } = parseArgs(args, process.env);
-    const provider = await openDxfBackend(file, { save: { allowOverwrite, ...(outputDir === undefined ? {} : { outputDir }) } });
+    const provider = await openDxfBackend(file, { save: { allowOverwrite, ...(outputDir === undefined ? {} : { outputDir }) }, limits: dxfLimitsFromEnv(process.env) });
     const server = await startJsonRpcLineServer({ host: '127.0.0.1', port, handler: provider, ...(token === undefined ? {} : { token }), ...(maxConnections === undefined ? {} : { maxConnections }) });
     // The listening line stays exactly "listening host:port": scripts and tests parse it.
     process.stdout.write(`listening ${server.host}:${server.port}\n`);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createResvgDxfRenderer, DEFAULT_CJK_FONT_FILES } from '../../features/drawing/index';
+import { createCanvasDxfRenderer, DEFAULT_CJK_FONT_FILES } from '../../features/drawing/index';
 import type { DoctorCheck } from './doctorCheck';
 
 const MIN_NODE = [20, 19] as const;
@@ -76,7 +76,7 @@ export function cjkFontCheck(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): Doct
     group: 'runtime',
     label: 'CJK font (screenshots)',
     async run() {
-      createResvgDxfRenderer(fontFiles); // throws CAD_RENDER_FONT_MISSING with the install hint
+      createCanvasDxfRenderer(fontFiles); // throws CAD_RENDER_FONT_MISSING with the install hint
       return { status: 'pass', detail: fontFiles.find((file) => existsSync(file)) ?? 'loaded' };
     },
   };

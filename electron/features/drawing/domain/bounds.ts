@@ -1,3 +1,4 @@
+import { BlockExpansion, MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
 import { emptyBox, extendBox, unionBox } from './geometry';
 import type { Box, DxfDocument, DxfEntity, DxfLayout, Vec2 } from './model';
 import { SpatialGrid } from './spatialGrid';
@@ -42,6 +43,9 @@ export function primitiveBox(p: Primitive): Box {
   return box;
 }
 
+/** Points of drawn primitives kept for re-renders (~50 MB): a large sheet's worth, not a 200k-entity drawing's. */
+const MAX_CACHED_POINTS = 1_000_000;
+
 /**
  * Per-document cache of world primitives and boxes. Created per opened drawing (never shared
  * module state); invalidated by creating a new one after edits.
@@ -49,18 +53,42 @@ export function primitiveBox(p: Primitive): Box {
 export class DrawingIndex {
   private readonly boxes = new Map<DxfEntity, Box>();
   private readonly grids = new Map<DxfLayout, SpatialGrid<DxfEntity>>();
+  /** Visible primitives of entities drawn before (re-renders at other zoom levels reuse them), bounded by points held. */
+  private readonly drawn = new Map<DxfEntity, Primitive[]>();
+  private drawnPoints = 0;
+  /** Block-graph counts and boxes; lets boxes and budgets be known without expanding blocks. */
+  readonly expansion: BlockExpansion;
 
-  constructor(readonly doc: DxfDocument) {}
-
-  primitives(entity: DxfEntity, visibleOnly = false): Primitive[] {
-    return flattenEntity(this.doc, entity, { visibleOnly });
+  constructor(readonly doc: DxfDocument) {
+    this.expansion = new BlockExpansion(doc, (e) => fastBox(e) ?? this.boxOfPrimitives(e));
   }
 
-  /** World box of an entity (empty box when it has no geometry). */
+  /**
+   * World primitives of a top-level entity. Throws CAD_DXF_TOO_COMPLEX, before any work, when
+   * its block expansion exceeds MAX_EXPANDED_ENTITIES.
+   */
+  /** The result is shared with later calls (visible primitives are cached): callers must not mutate it. */
+  primitives(entity: DxfEntity, visibleOnly = false): Primitive[] {
+    const cached = visibleOnly ? this.drawn.get(entity) : undefined;
+    if (cached) return cached;
+    const count = this.expansion.count(entity);
+    if (count > MAX_EXPANDED_ENTITIES) throw tooComplex(entity, count, MAX_EXPANDED_ENTITIES);
+    const primitives = flattenEntity(this.doc, entity, { visibleOnly });
+    if (visibleOnly && this.drawnPoints < MAX_CACHED_POINTS) {
+      for (const p of primitives) this.drawnPoints += p.kind === 'path' ? p.points.length : 1;
+      this.drawn.set(entity, primitives);
+    }
+    return primitives;
+  }
+
+  /**
+   * World box of an entity (empty box when it has no geometry). An entity too complex to expand
+   * gets the box of its block boxes instead, so spatial queries keep working on hostile files.
+   */
   box(entity: DxfEntity): Box {
     let box = this.boxes.get(entity);
     if (!box) {
-      box = fastBox(entity) ?? this.boxOfPrimitives(entity);
+      box = fastBox(entity) ?? (this.expansion.count(entity) > MAX_EXPANDED_ENTITIES ? this.expansion.box(entity) : this.boxOfPrimitives(entity));
       this.boxes.set(entity, box);
     }
     return box;
@@ -81,7 +109,7 @@ export class DrawingIndex {
 
   private boxOfPrimitives(entity: DxfEntity): Box {
     const box = emptyBox();
-    for (const p of this.primitives(entity)) unionBox(box, primitiveBox(p));
+    for (const p of flattenEntity(this.doc, entity)) unionBox(box, primitiveBox(p));
     return box;
   }
 }

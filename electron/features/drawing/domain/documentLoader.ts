@@ -1,4 +1,7 @@
+import { BlockExpansion, blockStructureProblems } from './blockExpansion';
 import { readBlocks, readEntityList } from './entityList';
+import { emptyBox } from './geometry';
+import { handleProblems } from './handleProblems';
 import { assembleLayouts, readLayoutObjects } from './layouts';
 import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
 import type { DxfProblem, TagReadResult, TagStream } from './tags';
@@ -68,11 +71,14 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
     else if (name === 'OBJECTS') layoutObjects.push(...readLayoutObjects(tags, bodyStart, end, decode));
     i = end < n && (values[end] as string).trim() === 'ENDSEC' ? end + 1 : end;
   }
+  nameImages(doc, modelEntities, paperEntities);
   const version = doc.header.get('$ACADVER')?.values[0]?.value.trim();
   if (version) doc.version = version;
   doc.layouts = assembleLayouts(doc, modelEntities, paperEntities, layoutObjects);
   for (const layout of doc.layouts) indexHandles(layout.entities, doc.entitiesByHandle);
   for (const block of doc.blocks.values()) indexHandles(block.entities, doc.entitiesByHandle);
+  // Counting needs no boxes: the expansion walks the block graph only.
+  problems.push(...handleProblems(doc), ...blockStructureProblems(doc, new BlockExpansion(doc, () => emptyBox())));
   return doc;
 }
 
@@ -131,6 +137,9 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
     const flags = v.num(70);
     const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous') };
     if (v.indexOf(420) >= 0) layer.trueColor = v.num(420);
+    const handle = v.str(5).trim();
+    if (handle) layer.handle = handle;
+    if (v.indexOf(370) >= 0) layer.lineweight = v.num(370, -3);
     doc.layers.set(name.toUpperCase(), layer);
   } else if (type === 'STYLE') {
     const style: DxfTextStyle = { name, font: v.str(3), bigFont: v.str(4), height: v.num(40) };
@@ -139,8 +148,30 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
     doc.dimStyles.push(name);
   } else if (type === 'LTYPE') {
     doc.lineTypes.push(name);
+    const pattern = v.numbers(49);
+    if (pattern.length >= 2 && pattern.some((d) => d !== 0)) (doc.lineTypePatterns ??= new Map()).set(name.toUpperCase(), pattern);
   } else if (type === 'BLOCK_RECORD') {
     doc.blockRecords.set(v.str(5).trim(), name);
+  }
+}
+
+/** IMAGE entities get the file name of their IMAGEDEF object (group 1 of the OBJECTS entry), shown in the picture. */
+function nameImages(doc: DxfDocument, ...lists: DxfEntity[][]): void {
+  const images = [...lists.flat(), ...[...doc.blocks.values()].flatMap((b) => b.entities)].filter((e) => e.geometry.kind === 'image' && !e.geometry.wipeout);
+  const objects = doc.sections.find((s) => s.name === 'OBJECTS');
+  if (images.length === 0 || !objects) return;
+  const files = new Map<string, string>();
+  for (let i = nextZero(doc.tags, objects.start + 1, objects.end); i < objects.end; ) {
+    const next = nextZero(doc.tags, i + 1, objects.end);
+    if ((doc.tags.values[i] as string).trim() === 'IMAGEDEF') {
+      const view = new TagView(doc.tags, i, next);
+      files.set(view.str(5).trim().toUpperCase(), view.str(1).trim());
+    }
+    i = next;
+  }
+  for (const image of images) {
+    const g = image.geometry;
+    if (g.kind === 'image') g.name = (files.get(g.imageDef.toUpperCase()) ?? '').split(/[\\/]/).pop() ?? '';
   }
 }
 

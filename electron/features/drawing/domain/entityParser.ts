@@ -20,6 +20,9 @@ export function parseEntity(tags: TagStream, start: number, end: number, decodeM
     geometry: parseGeometry(type, view, decodeMbcs),
   };
   if (trueColor >= 0) entity.trueColor = view.num(420);
+  if (view.indexOf(370) >= 0) entity.lineweight = view.num(370, -1);
+  if (view.indexOf(6) >= 0) entity.lineType = view.str(6).trim();
+  if (view.indexOf(48) >= 0) entity.lineTypeScale = view.num(48, 1);
   return entity;
 }
 
@@ -38,9 +41,9 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     case 'ELLIPSE':
       return { kind: 'ellipse', center: v.point(10), majorAxis: v.point(11, { x: 1, y: 0 }), ratio: v.num(40, 1), startParam: v.num(41), endParam: v.num(42, 2 * Math.PI) };
     case 'LWPOLYLINE':
-      return { kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 };
+      return withWidth({ kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 }, v.num(43));
     case 'POLYLINE':
-      return { kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 };
+      return withWidth({ kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 }, v.num(40) === v.num(41) ? v.num(40) : 0);
     case 'SPLINE':
       return { kind: 'spline', degree: v.num(71, 3), controlPoints: v.points(10), knots: v.numbers(40), weights: v.numbers(41), fitPoints: v.points(11), closed: (v.num(70) & 1) === 1 };
     case 'TEXT':
@@ -49,6 +52,8 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return textGeometry(v, decodeMbcs);
     case 'MTEXT':
       return mtextGeometry(v, decodeMbcs);
+    case 'ACAD_TABLE': // drawn by its anonymous *T block (grid lines and cell texts); its other codes are table data
+      return { kind: 'insert', name: plainText(v.str(2), decodeMbcs), at: v.point(10), scaleX: 1, scaleY: 1, rotation: 0, columns: 1, rows: 1, columnSpacing: 0, rowSpacing: 0, attribs: [] };
     case 'INSERT':
       return {
         kind: 'insert',
@@ -77,9 +82,10 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       };
     }
     case 'HATCH':
-      return { kind: 'hatch', loops: readHatchLoops(v) };
+      return { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
     case 'LEADER':
-      return { kind: 'leader', vertices: v.points(10), text: '' };
+      // 71 = arrowhead flag (absent means on, as AutoCAD writes it)
+      return { kind: 'leader', vertices: v.points(10), text: '', arrow: v.num(71, 1) !== 0 };
     case 'MULTILEADER':
     case 'MLEADER':
       return multileaderGeometry(v, decodeMbcs);
@@ -91,10 +97,24 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     case '3DFACE':
       return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
     case 'VIEWPORT':
-      return { kind: 'viewport', center: v.point(10), width: v.num(40), height: v.num(41), viewCenter: v.point(12), viewHeight: v.num(45), id: v.num(69) };
+      return viewportGeometry(v);
+    case 'IMAGE':
+    case 'WIPEOUT':
+      return { kind: 'image', at: v.point(10), u: v.point(11), v: v.point(12), size: v.point(13, { x: 1, y: 1 }), boundary: v.points(14), wipeout: type === 'WIPEOUT', imageDef: v.str(340).trim(), name: '' };
+    case 'XLINE':
+    case 'RAY': {
+      const d = v.point(11, { x: 1, y: 0 });
+      const length = Math.hypot(d.x, d.y) || 1;
+      return { kind: 'xline', at: v.point(10), direction: { x: d.x / length, y: d.y / length }, ray: type === 'RAY' };
+    }
     default:
       return { kind: 'other' };
   }
+}
+
+function withWidth(g: Extract<DxfGeometry, { kind: 'polyline' }>, width: number): DxfGeometry {
+  if (width > 0) g.width = width;
+  return g;
 }
 
 function lwVertices(v: TagView): { x: number; y: number; bulge: number }[] {
@@ -165,5 +185,33 @@ function multileaderGeometry(v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry 
     else if (code === 304 && !inLeaderLine) text = value;
     else if (code === 10 && inLeaderLine) vertices.push({ x: Number.parseFloat(value) || 0, y: codes[i + 1] === 20 ? Number.parseFloat(values[i + 1] as string) || 0 : 0 });
   }
-  return { kind: 'leader', vertices, text: mtextToPlain(text, decodeMbcs) };
+  return { kind: 'leader', vertices, text: mtextToPlain(text, decodeMbcs), arrow: true };
+}
+
+/** Status 68 defaults to "on" when absent (BricsCAD omits it), id 69 to a model window. */
+function viewportGeometry(v: TagView): DxfGeometry {
+  const flags = v.num(90);
+  const nonRectangular = (flags & 0x10000) !== 0;
+  const direction = { x: v.num(16), y: v.num(26), z: v.num(36, 1) };
+  const handles = (code: number): string[] => {
+    const out: string[] = [];
+    for (let i = v.start; i < v.end; i++) if (v.tags.codes[i] === code) out.push((v.tags.values[i] as string).trim());
+    return out;
+  };
+  const clip = v.str(340).trim();
+  return {
+    kind: 'viewport',
+    center: v.point(10),
+    width: v.num(40),
+    height: v.num(41),
+    viewCenter: v.point(12),
+    viewHeight: v.num(45),
+    id: v.num(69, 2),
+    status: v.num(68, 1),
+    twistDeg: v.num(51),
+    target: v.point(17),
+    topView: Math.abs(direction.x) < 1e-9 && Math.abs(direction.y) < 1e-9 && direction.z > 0,
+    clipHandle: nonRectangular && clip !== '0' ? clip : '',
+    frozenLayerHandles: handles(331),
+  };
 }

@@ -53,6 +53,31 @@ export interface InsertGeometry {
   attribs: DxfEntity[];
 }
 
+/** A paper-space VIEWPORT: a window on model space (paper = center + scale·(R(twist)·(model − target) − viewCenter)). */
+export interface ViewportGeometry {
+  kind: 'viewport';
+  /** Centre, width and height on the sheet (paper units). */
+  center: Vec2;
+  width: number;
+  height: number;
+  /** View centre in display coordinates (model units, relative to `target`, after the twist). */
+  viewCenter: Vec2;
+  /** Model-space height shown (paper height / view height = scale). */
+  viewHeight: number;
+  /** 1 = the layout's own overall viewport (not a window on model space). */
+  id: number;
+  /** 0 = off, > 0 = on (stacking order), -1 = on but not active. */
+  status: number;
+  twistDeg: number;
+  target: Vec2;
+  /** True when the view looks straight down (only top views are drawn). */
+  topView: boolean;
+  /** Handle of the entity clipping a non-rectangular viewport, '' when rectangular. */
+  clipHandle: string;
+  /** Handles of the LAYER entries frozen in this viewport only. */
+  frozenLayerHandles: string[];
+}
+
 export type DxfGeometry =
   | { kind: 'line'; a: Vec2; b: Vec2; z1: number; z2: number }
   | { kind: 'point'; at: Vec2 }
@@ -60,15 +85,23 @@ export type DxfGeometry =
   | { kind: 'circle'; center: Vec2; radius: number }
   | { kind: 'arc'; center: Vec2; radius: number; startAngle: number; endAngle: number }
   | { kind: 'ellipse'; center: Vec2; majorAxis: Vec2; ratio: number; startParam: number; endParam: number }
-  | { kind: 'polyline'; vertices: PolyVertex[]; closed: boolean }
+  | { kind: 'polyline'; vertices: PolyVertex[]; closed: boolean; /** constant width in drawing units (LWPOLYLINE 43, POLYLINE 40 = 41) */ width?: number }
   | { kind: 'spline'; degree: number; controlPoints: Vec2[]; knots: number[]; weights: number[]; fitPoints: Vec2[]; closed: boolean }
   | TextGeometry
   | InsertGeometry
   | { kind: 'dimension'; blockName: string; dimType: number; measurement: number | null; textOverride: string; defPoint: Vec2; textAt: Vec2; points: Vec2[] }
-  | { kind: 'hatch'; loops: Vec2[][] }
-  | { kind: 'leader'; vertices: Vec2[]; text: string }
+  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
+  | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
-  | { kind: 'viewport'; center: Vec2; width: number; height: number; viewCenter: Vec2; viewHeight: number; id: number }
+  /**
+   * IMAGE (drawn as its frame and file name; the picture file is not read) or WIPEOUT (a white
+   * mask). `u`/`v` are one pixel along the image axes; `boundary` is in pixel coordinates, origin
+   * top-left (two points = a rectangle); `imageDef` is the IMAGEDEF handle, `name` its file name.
+   */
+  | { kind: 'image'; at: Vec2; u: Vec2; v: Vec2; size: Vec2; boundary: Vec2[]; wipeout: boolean; imageDef: string; name: string }
+  /** XLINE (infinite both ways) or RAY (infinite forward) through `at` along the unit `direction`. */
+  | { kind: 'xline'; at: Vec2; direction: Vec2; ray: boolean }
+  | ViewportGeometry
   | { kind: 'other' };
 
 export interface DxfEntity {
@@ -80,6 +113,12 @@ export interface DxfEntity {
   color: number;
   /** 24-bit true colour (group 420) when set. */
   trueColor?: number;
+  /** Linetype name (group 6); absent = BYLAYER. */
+  lineType?: string;
+  /** Linetype scale (group 48); absent = 1. */
+  lineTypeScale?: number;
+  /** Lineweight (group 370) in 1/100 mm; -1 BYLAYER, -2 BYBLOCK, -3 default; absent = BYLAYER. */
+  lineweight?: number;
   paperSpace: boolean;
   /** Tag index range [tagStart, tagEnd) in the document stream, children (ATTRIB/VERTEX/SEQEND) included. */
   tagStart: number;
@@ -96,6 +135,10 @@ export interface DxfLayer {
   frozen: boolean;
   locked: boolean;
   lineType: string;
+  /** Lineweight (group 370) in 1/100 mm; -3 (default) when absent. */
+  lineweight?: number;
+  /** LAYER table entry handle (viewports name their frozen layers by handle). */
+  handle?: string;
 }
 
 export interface DxfTextStyle {
@@ -153,6 +196,8 @@ export interface DxfDocument {
   dimStyles: string[];
   /** LTYPE names in table order. */
   lineTypes: string[];
+  /** LTYPE dash patterns by upper-case name (drawing units; > 0 dash, < 0 gap, 0 dot); continuous types absent. */
+  lineTypePatterns?: Map<string, number[]>;
   blocks: Map<string, DxfBlock>;
   layouts: DxfLayout[];
   entitiesByHandle: Map<string, DxfEntity>;

@@ -55,10 +55,14 @@ describe('text escapes', () => {
   });
 
   it('leaves text without escapes or formatting codes unchanged', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }).filter((s) => !/[\\{}%]/.test(s)), (s) => {
+    fc.assert(fc.property(fc.string({ maxLength: 40 }).filter((s) => !/[\\{}%^]/.test(s)), (s) => {
       expect(decodeDxfEscapes(s)).toBe(s);
       expect(mtextToPlain(s)).toBe(s);
     }));
+  });
+
+  it('reads caret line feeds and tabs in MTEXT as line breaks and spaces', () => {
+    expect(mtextToPlain('a^Jb^Ic\\Pd')).toBe('a\nb    c\nd');
   });
 
   it('strips MTEXT formatting to plain text and keeps stacked fractions readable', () => {

@@ -47,12 +47,13 @@ const CODES_WITH_ARGUMENT = new Set(['f', 'F', 'H', 'W', 'Q', 'T', 'C', 'c', 'A'
 const TOGGLES = new Set(['L', 'l', 'O', 'o', 'K', 'k', 'X']);
 
 /**
- * Converts MTEXT content to plain text: `\P` becomes a newline, grouping braces and formatting
+ * Converts MTEXT content to plain text: `\P`, `^J` become a newline, `^I` spaces, grouping braces and formatting
  * codes disappear, stacked fractions `\Sa/b;` become `a/b`, `\~` a space, escaped `\\ \{ \}` stay
  * as the literal character. Unknown codes keep their character so no text is lost.
  */
 export function mtextToPlain(raw: string, decodeMbcs?: MbcsDecoder): string {
-  const text = expandControlCodes(decodeDxfEscapes(raw, decodeMbcs));
+  // Caret notation of control characters (^J line feed, ^I tab, ^M carriage return) as AutoCAD writes them in MTEXT.
+  const text = expandControlCodes(decodeDxfEscapes(raw, decodeMbcs)).replace(/\^J|\^M/g, '\n').replace(/\^I/g, '    ');
   let out = '';
   let i = 0;
   while (i < text.length) {

@@ -1,5 +1,6 @@
 import type { DrawingSource } from '../ports/drawingSource';
 import type { DrawingData } from '../domain/drawingData';
+import type { SheetData } from '../domain/sheetEvidence';
 import type { DimensionItem, EntitySummary, TextItem } from '../domain/evidence';
 import { callJsonTool, type ToolCallMeter } from './toolCalls';
 import { decodeDimensions, decodeDuplicates, decodeEntities, decodeProblems, decodeTexts, decodeZeroLength } from './payloadDecoders';
@@ -55,7 +56,9 @@ export async function readDrawingData(source: DrawingSource, plan: ReviewPlan, m
   const zeroLength = caps.zeroLength ? decodeZeroLength(caps.zeroLength, await callJsonTool(source, meter, caps.zeroLength, {})) : [];
   const duplicates = caps.duplicates ? decodeDuplicates(caps.duplicates, await callJsonTool(source, meter, caps.duplicates, {})) : [];
   const problems = caps.drawingInfo ? decodeProblems(caps.drawingInfo, await callJsonTool(source, meter, caps.drawingInfo, {})) : [];
+  const sheets = await readSheets(source, plan, meter);
   return {
+    ...(Object.keys(sheets).length > 0 ? { sheets } : {}),
     entities: entities.items,
     entitiesTruncated: entities.truncated,
     texts: texts.items,
@@ -64,4 +67,31 @@ export async function readDrawingData(source: DrawingSource, plan: ReviewPlan, m
     duplicates,
     problems,
   };
+}
+
+/**
+ * What each paper layout holding a frame shows: its entities and texts with the model space its
+ * viewports show (`through_viewports`; a backend that does not declare it answers with the
+ * layout's own entities, and the argument is not sent).
+ */
+async function readSheets(source: DrawingSource, plan: ReviewPlan, meter: ToolCallMeter): Promise<Record<string, SheetData>> {
+  const caps = plan.capabilities;
+  const layouts = [...new Set(plan.frames.map((f) => f.layout))].filter((l) => l.toUpperCase() !== 'MODEL');
+  const sheets: Record<string, SheetData> = {};
+  for (const layout of layouts) {
+    const entities = caps.entities
+      ? await readPaged<EntitySummary>(async (offset, limit) => {
+          const page = decodeEntities(caps.entities!, await callJsonTool(source, meter, caps.entities!, { layout, through_viewports: true, offset, limit }));
+          return { items: page.entities, total: page.total };
+        }, MAX_LISTED_ENTITIES)
+      : { items: [] };
+    const texts = caps.texts
+      ? await readPaged<TextItem>(async (offset, limit) => {
+          const page = decodeTexts(caps.texts!, await callJsonTool(source, meter, caps.texts!, { layout, through_viewports: true, offset, limit }));
+          return { items: page.texts, total: page.total };
+        }, MAX_LISTED_TEXTS)
+      : { items: [] };
+    sheets[layout] = { entities: entities.items, texts: texts.items };
+  }
+  return sheets;
 }

@@ -79,7 +79,7 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
 }
 
 const pagedEntities = z.object({
-  entities: z.array(z.object({ handle, type: z.string(), layer: z.string(), bbox: box.nullable().optional() }).loose()),
+  entities: z.array(z.object({ handle, type: z.string(), layer: z.string(), bbox: box.nullable().optional(), space: z.enum(['paper', 'model']).optional(), model_bbox: box.nullable().optional(), viewport: handle.optional() }).loose()),
   total: z.number().int().optional(),
 });
 
@@ -88,13 +88,21 @@ export function decodeEntities(tool: string, payload: unknown): { entities: Enti
   const page = decode(tool, pagedEntities, payload);
   const key = entityKeyer();
   return {
-    entities: page.entities.map((e) => ({ handle: key(e.handle, e.type, e.bbox ? bboxCenter(e.bbox) : undefined), type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
+    entities: page.entities.map((e) => ({
+      handle: key(e.handle, e.type, e.bbox ? bboxCenter(e.bbox) : undefined),
+      type: e.type,
+      layer: e.layer,
+      ...(e.bbox ? { bbox: e.bbox } : {}),
+      ...(e.space ? { space: e.space } : {}),
+      ...(e.model_bbox ? { modelBbox: e.model_bbox } : {}),
+      ...(e.viewport !== undefined ? { viewport: e.viewport } : {}),
+    })),
     total: page.total,
   };
 }
 
 const textsPayload = z.object({
-  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional() }).loose()),
+  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional(), space: z.enum(['paper', 'model']).optional(), model_at: point.optional() }).loose()),
   total: z.number().int().optional(),
 });
 
@@ -102,7 +110,7 @@ export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]
   const page = decode(tool, textsPayload, payload);
   const key = entityKeyer();
   return {
-    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.reviewId ? { reviewId: t.reviewId } : {}) })),
+    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.reviewId ? { reviewId: t.reviewId } : {}), ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
     total: page.total,
   };
 }

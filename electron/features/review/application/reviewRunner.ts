@@ -223,7 +223,7 @@ function partialRunError(frames: readonly FrameRecord[]): AppErrorData | null {
 type GatheredEvidence = FrameEvidence & { images: CapturedScreenshot[] };
 
 async function frameEvidence(session: ReviewSession, plan: ReviewPlan, data: DrawingData, record: FrameRecord, meter: ToolCallMeter, llm: boolean, drawingRefs: string[]): Promise<GatheredEvidence> {
-  const base = frameEvidenceFrom(data, record.frame);
+  const base = frameEvidenceFrom(data, record.frame, plan.frames);
   const tool = plan.capabilities.screenshot;
   const images = tool ? await captureFrameScreenshots(session.source, meter, tool, session.output, record.frame, base.texts, llm) : [];
   return { ...base, images, screenshots: images.map((i) => i.ref), toolCalls: tool ? [...drawingRefs, `tool:${tool}`] : drawingRefs };

@@ -2,6 +2,7 @@ import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, Entit
 import type { Frame } from './frame';
 import { bboxCenter, boxesIntersect, pointInBox, type BBox } from './geometry';
 import { sha256Hex } from './sha256';
+import { modelOwners, sheetFrameEvidence, type SheetData } from './sheetEvidence';
 
 /** Everything read drawing-wide once per run; frames take their share by location. */
 export interface DrawingData {
@@ -11,6 +12,8 @@ export interface DrawingData {
   dimensions: DimensionItem[];
   zeroLength: DetectorHit[];
   duplicates: DuplicateGroup[];
+  /** Paper layouts that hold frames: what each sheet shows (read with the viewports' content). */
+  sheets?: Record<string, SheetData>;
   /** What the backend repaired or skipped while loading a damaged file (empty for a clean one). */
   problems: DrawingProblem[];
 }
@@ -26,10 +29,18 @@ export const AI_REVIEW_LAYER = 'AI_REVIEW';
 /**
  * Evidence of one frame: entities whose box centre lies in the frame, texts/dimensions/detector
  * hits located in it. AI_REVIEW content is excluded so written annotations never become findings.
+ * A frame on a paper layout takes what its sheet shows (paper entities and model space through
+ * the viewports, each model entity reviewed by one frame only: pass all `frames` of the run).
  */
-export function frameEvidenceFrom(data: DrawingData, frame: Frame): Omit<FrameEvidence, 'screenshots' | 'toolCalls'> {
+export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: readonly Frame[] = [frame]): Omit<FrameEvidence, 'screenshots' | 'toolCalls'> {
   const inFrame = (p: { x: number; y: number }): boolean => pointInBox(p, frame.bbox);
   const ours = (layer: string): boolean => layer === AI_REVIEW_LAYER;
+  const sheet = frame.layout.toUpperCase() === 'MODEL' ? undefined : data.sheets?.[frame.layout];
+  if (sheet) {
+    const shown = sheetFrameEvidence(sheet, frame, modelOwners(data.entities, data.sheets ?? {}, frames), ours);
+    // dimensions and detector hits are read in model space; on a sheet they are known only through the entities shown
+    return { frameId: frame.id, entities: shown.entities, entitiesTruncated: data.entitiesTruncated, texts: shown.texts, dimensions: [], zeroLength: [], duplicates: [] };
+  }
   return {
     frameId: frame.id,
     entities: data.entities.filter((e) => !ours(e.layer) && e.bbox !== undefined && inFrame(bboxCenter(e.bbox))),
@@ -61,12 +72,23 @@ function isZoneLabel(text: TextItem, frames: readonly Frame[]): boolean {
 }
 
 /**
- * Entities that touch no frame's sheet (block-internal and AI_REVIEW content excluded). Zone
- * labels along a border are part of the frame, not strays, even when drawn just outside it.
+ * Model-space entities that touch no frame's sheet (block-internal and AI_REVIEW content
+ * excluded). Zone labels along a border are part of the frame, not strays, even when drawn just
+ * outside it; an entity a paper-layout frame's sheet shows through a viewport is inside that frame.
  */
 export function entitiesOutsideFrames(data: DrawingData, frames: readonly Frame[]): EntitySummary[] {
-  const zoneLabels = new Set(data.texts.filter((t) => isZoneLabel(t, frames)).map((t) => t.handle));
-  return data.entities.filter((e) => e.layer !== AI_REVIEW_LAYER && e.bbox !== undefined && !zoneLabels.has(e.handle) && !frames.some((f) => boxesIntersect(e.bbox!, frameSheetBox(f))));
+  const onSheets = new Set<string>();
+  // a backend that cannot say what a sheet shows (no "space" on its entities) keeps the plain box test
+  const knowsSheet = (f: Frame): boolean => data.sheets?.[f.layout]?.entities.some((e) => e.space !== undefined) === true;
+  for (const frame of frames) {
+    if (frame.layout.toUpperCase() === 'MODEL' || !knowsSheet(frame)) continue;
+    for (const e of data.sheets?.[frame.layout]?.entities ?? []) if (e.space === 'model' && e.bbox && boxesIntersect(e.bbox, frameSheetBox(frame))) onSheets.add(`${e.type}|${e.handle}`);
+  }
+  const modelFrames = frames.filter((f) => f.layout.toUpperCase() === 'MODEL' || !knowsSheet(f));
+  const zoneLabels = new Set(data.texts.filter((t) => isZoneLabel(t, modelFrames)).map((t) => t.handle));
+  return data.entities.filter(
+    (e) => e.layer !== AI_REVIEW_LAYER && e.bbox !== undefined && !zoneLabels.has(e.handle) && !onSheets.has(`${e.type}|${e.handle}`) && !modelFrames.some((f) => boxesIntersect(e.bbox!, frameSheetBox(f))),
+  );
 }
 
 /**

@@ -6,8 +6,14 @@ export interface EntitySummary {
   handle: string;
   type: string;
   layer: string;
-  /** Extent in drawing coordinates; undefined when the backend could not compute one. */
+  /** Extent in drawing coordinates (on the sheet for a paper layout); undefined when unknown. */
   bbox?: BBox;
+  /** Paper layouts: "model" for a model-space entity seen through a viewport, "paper" for the sheet's own. */
+  space?: 'paper' | 'model';
+  /** Model-space extent of an entity seen through a viewport. */
+  modelBbox?: BBox;
+  /** Handle of the viewport it is seen through. */
+  viewport?: string;
 }
 
 export interface TextItem {
@@ -17,6 +23,10 @@ export interface TextItem {
   /** Text height in drawing units. */
   height: number;
   layer: string;
+  /** Paper layouts: "model" for a model-space text seen through a viewport. */
+  space?: 'paper' | 'model';
+  /** Model-space position of a text seen through a viewport. */
+  modelPosition?: Point;
   /** CadSight review id kept in the text's XDATA (our written annotations). */
   reviewId?: string;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../../../../../shared/errors';
-import { emptyBox, isEmptyBox, unionBox, layoutByName, r6 } from '../../../../drawing';
+import { isEmptyBox, layoutByName, layoutExtents, r6 } from '../../../../drawing';
 import { bboxSchema, defineTool, toBox } from '../session';
 
 /** Margin around a frame so its border line is not cut by the image edge. */
@@ -8,7 +8,7 @@ const MARGIN = 0.02;
 
 export const getScreenshot = defineTool({
   name: 'get_screenshot',
-  description: 'PNG of a frame (frame_id from find_frames) or a bbox of a layout, white background, layer/ACI colours, CJK text; optional red highlight boxes and hidden layers. Returns the image and the pixel↔drawing transform.',
+  description: 'PNG of a frame (frame_id from find_frames) or a bbox of a layout, white background, layer/ACI colours, CJK text; a paper layout is drawn as plotted (model space through its viewports, paper entities on top); optional red highlight boxes and hidden layers. Returns the image and the pixel↔drawing transform.',
   input: z
     .object({
       // Clients that read ids from find_frames as numbers send them back as numbers.
@@ -31,8 +31,7 @@ export const getScreenshot = defineTool({
     } else if (input.bbox) {
       box = toBox(input.bbox);
     } else {
-      box = emptyBox();
-      for (const e of layoutByName(session.index, layout).entities) unionBox(box, session.index.box(e));
+      box = layoutExtents(session.index, layoutByName(session.index, layout));
       if (isEmptyBox(box)) throw new AppError('CAD_DXF_EMPTY_REGION', `layout ${layout} has nothing to draw`, { data: { layout } });
     }
     layoutByName(session.index, layout);

@@ -1,13 +1,22 @@
 import { z } from 'zod';
-import { boxesIntersect, primitiveBox, layoutByName, r6, reviewIdOf } from '../../../../drawing';
+import { boxesIntersect, primitiveBox, layoutByName, r6, reviewIdOf, seenThroughViewports, sheetTexts } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
-const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER', 'DIMENSION']);
+const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER', 'DIMENSION', 'ACAD_TABLE', 'LEADER', 'ATTDEF']);
 
 export const getTexts = defineTool({
   name: 'get_texts',
-  description: 'Plain texts of a layout in world coordinates (TEXT, MTEXT, block attributes and texts inside blocks, leader texts), optionally within a bbox; reviewId = the CadSight review id in the text\'s XDATA.',
-  input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional(), limit: z.number().int().min(1).max(20000).default(2000), offset: z.number().int().min(0).default(0) }).strict(),
+  description:
+    'Plain texts of a layout in world coordinates (TEXT, MTEXT, block attributes and texts inside blocks, leader texts, table cells), optionally within a bbox; reviewId = the CadSight review id in the text\'s XDATA. With through_viewports on a paper layout, also the model-space texts its viewports show (space "model", viewport handle, at/height on the sheet, model_at/model_height in model space).',
+  input: z
+    .object({
+      layout: layoutSchema,
+      bbox: bboxSchema.optional(),
+      limit: z.number().int().min(1).max(20000).default(2000),
+      offset: z.number().int().min(0).default(0),
+      through_viewports: z.boolean().default(false).describe('Paper layouts: include the model-space texts the viewports show'),
+    })
+    .strict(),
   run(session, input) {
     const layout = layoutByName(session.index, input.layout);
     const bbox = input.bbox ? toBox(input.bbox) : undefined;
@@ -17,7 +26,16 @@ export const getTexts = defineTool({
       const reviewId = reviewIdOf(session.doc, entity);
       for (const p of session.index.primitives(entity)) {
         if (p.kind !== 'text' || (bbox && !boxesIntersect(primitiveBox(p), bbox))) continue;
-        texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }), ...(reviewId ? { reviewId } : {}) });
+        texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }), ...(reviewId ? { reviewId } : {}), ...(input.through_viewports ? { space: 'paper' } : {}) });
+      }
+    }
+    if (input.through_viewports) {
+      for (const seen of seenThroughViewports(session.index, layout, bbox)) {
+        if (!TEXT_SOURCES.has(seen.entity.type)) continue;
+        for (const { sheet, model } of sheetTexts(session.index, seen)) {
+          if (bbox && !boxesIntersect(primitiveBox(sheet), bbox)) continue;
+          texts.push({ handle: seen.entity.handle, source: seen.entity.type, text: sheet.text, at: [r6(sheet.at.x), r6(sheet.at.y)], height: r6(sheet.height), rotation: r6(sheet.rotation), layer: sheet.layer, ...(sheet.tag === undefined ? {} : { attributeTag: sheet.tag }), space: 'model', viewport: seen.viewport.entity.handle, model_at: [r6(model.at.x), r6(model.at.y)], model_height: r6(model.height) });
+        }
       }
     }
     return jsonResult({ total: texts.length, offset: input.offset, texts: texts.slice(input.offset, input.offset + input.limit) });

@@ -1,0 +1,290 @@
+import { existsSync } from 'node:fs';
+import { createCanvas, DOMMatrix, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
+import { MTEXT_LINE_PITCH } from '../../domain/bounds';
+import type { Box, Vec2 } from '../../domain/model';
+import { layoutScene, type ScenePart } from '../../domain/scene';
+import type { Primitive, ResolvedColor } from '../../domain/world';
+import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
+import { aciToRgb, cssColorOnWhite } from './aciColors';
+import { loadOutliner, type GlyphOutliner } from './glyphOutliner';
+import { encodePng } from './pngEncoder';
+
+/** Where Debian/Ubuntu (fonts-noto-cjk) and Fedora put the Noto CJK collections. */
+export const DEFAULT_CJK_FONT_FILES = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc',
+];
+/** The Simplified Chinese face of the collection (Chinese drawings are the main audience). */
+const CJK_FACE = 'NotoSansCJKsc-Regular';
+/** Texts smaller than this many pixels are unreadable anyway and cost render time. */
+const MIN_TEXT_PX = 2;
+
+type TextPrimitive = Extract<Primitive, { kind: 'text' }>;
+
+/** Pixel mapping of one picture: drawing (x, y) → pixel (px, py), y down. */
+interface View {
+  bbox: Box;
+  s: number;
+  /** Pixels per plotted millimetre, for lineweights. */
+  pxPerMm: number;
+  width: number;
+  height: number;
+}
+
+function colorOf(c: ResolvedColor): string {
+  return cssColorOnWhite(c.rgb ?? aciToRgb(c.aci));
+}
+
+/**
+ * Screenshot renderer drawing straight onto a @napi-rs/canvas (Skia) 2D context: linework
+ * batched per colour, texts as cached glyph outlines of an explicitly loaded CJK font (no system
+ * font discovery, so output does not depend on what else is installed), viewports clipped to
+ * their outline. Throws CAD_RENDER_FONT_MISSING at creation when no CJK font can be loaded, and
+ * CAD_DXF_TOO_COMPLEX from render when the picture would expand past the scene budget.
+ */
+export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): DxfScreenshotRenderer {
+  const { outliner } = loadOutliner(fontFiles, CJK_FACE, existsSync);
+  const glyphs = new Map<number, Path2D>();
+  const glyph = (id: number): Path2D => {
+    let path = glyphs.get(id);
+    if (!path) {
+      path = new Path2D(outliner.outline(id));
+      glyphs.set(id, path);
+    }
+    return path;
+  };
+  return {
+    async render({ index, layout, bbox, maxEdge, highlight, hiddenLayers }) {
+      const w = bbox.maxX - bbox.minX;
+      const h = bbox.maxY - bbox.minY;
+      const s = maxEdge / Math.max(w, h);
+      // A paper layout is in mm, or inches when $MEASUREMENT is 0 (imperial); model space is assumed
+      // plotted to fit an A3 sheet's long edge (420 mm).
+      const paper = index.doc.layouts.find((l) => l.name.toUpperCase() === layout.toUpperCase())?.paperSpace === true;
+      const imperial = index.doc.header.get('$MEASUREMENT')?.values[0]?.value.trim() === '0';
+      const view: View = { bbox, s, pxPerMm: paper ? (imperial ? s / 25.4 : s) : maxEdge / 420, width: Math.max(1, Math.round(w * s)), height: Math.max(1, Math.round(h * s)) };
+      const scene = layoutScene(index, layout, bbox);
+      const canvas = createCanvas(view.width, view.height);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, view.width, view.height);
+      for (const part of scene) drawPart(ctx, part, view, outliner, glyph, hiddenLayers);
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.strokeStyle = '#ff0000';
+      ctx.lineWidth = 3;
+      for (const hb of highlight) ctx.strokeRect((hb.minX - bbox.minX) * s, (bbox.maxY - hb.maxY) * s, (hb.maxX - hb.minX) * s, (hb.maxY - hb.minY) * s);
+      const png = encodePng(canvas.data(), view.width, view.height);
+      return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: view.width, height: view.height, pixelsPerUnit: s };
+    },
+  };
+}
+
+function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, hiddenLayers?: ReadonlySet<string>): void {
+  const { bbox, s } = view;
+  const px = (x: number): number => (x - bbox.minX) * s;
+  const py = (y: number): number => (bbox.maxY - y) * s;
+  ctx.save();
+  if (part.clip) {
+    ctx.beginPath();
+    part.clip.forEach((p, i) => (i === 0 ? ctx.moveTo(px(p.x), py(p.y)) : ctx.lineTo(px(p.x), py(p.y))));
+    ctx.closePath();
+    ctx.clip();
+  }
+  const fills = new Map<string, Primitive[]>();
+  const strokes = new Map<string, Primitive[]>();
+  const texts: TextPrimitive[] = [];
+  const greeked: TextPrimitive[] = [];
+  const reach = Math.hypot(bbox.maxX - bbox.minX, bbox.maxY - bbox.minY) + Math.hypot((bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2);
+  for (const raw of part.primitives) {
+    // The viewer's layer toggles: left out like a layer that is off (names compared upper-case).
+    if (hiddenLayers?.has(raw.layer.toUpperCase())) continue;
+    if (raw.kind === 'text') {
+      (raw.height * s >= MIN_TEXT_PX ? texts : greeked).push(raw);
+      continue;
+    }
+    const p = raw.infinite ? extendAcross(raw, reach) : raw;
+    const target = p.filled ? fills : strokes;
+    // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
+    const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
+    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
+    const list = target.get(key);
+    if (list) list.push(p);
+    else target.set(key, [p]);
+  }
+  // Points closer than half a pixel to the last one drawn add nothing visible (a bolt circle at
+  // 1:100 is 72 points on 3 pixels) but cost a native call each: they are skipped.
+  const trace = (list: Primitive[]): void => {
+    ctx.beginPath();
+    for (const p of list) {
+      if (p.kind !== 'path' || p.points.length === 0) continue;
+      const points = p.points;
+      let lastX = px((points[0] as Vec2).x);
+      let lastY = py((points[0] as Vec2).y);
+      ctx.moveTo(lastX, lastY);
+      let drawn = 0;
+      for (let i = 1; i < points.length; i++) {
+        const x = px((points[i] as Vec2).x);
+        const y = py((points[i] as Vec2).y);
+        if (Math.abs(x - lastX) < 0.5 && Math.abs(y - lastY) < 0.5 && i < points.length - 1) continue;
+        ctx.lineTo(x, y);
+        lastX = x;
+        lastY = y;
+        drawn++;
+      }
+      if (drawn === 0 || (drawn === 1 && Math.abs(px((points[0] as Vec2).x) - lastX) < 0.5 && Math.abs(py((points[0] as Vec2).y) - lastY) < 0.5)) ctx.lineTo(lastX + 0.5, lastY); // a POINT or a sub-pixel shape: a dot
+      if (p.closed) ctx.closePath();
+    }
+  };
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'round';
+  for (const [color, list] of fills) {
+    trace(list);
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 0.5;
+    ctx.stroke();
+  }
+  for (const [key, list] of strokes) {
+    const [color, width, dash] = key.split('|') as [string, string, string];
+    trace(list);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = Number(width);
+    ctx.setLineDash(dash ? dash.split(',').map(Number) : []);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  drawGreeked(ctx, greeked, view, outliner, px, py);
+  const byColor = new Map<string, Path2D>();
+  for (const t of texts) {
+    const color = colorOf(t.color);
+    let path = byColor.get(color);
+    if (!path) byColor.set(color, (path = new Path2D()));
+    addText(path, t, view, outliner, glyph, px(t.at.x), py(t.at.y));
+  }
+  // one path per colour: Skia rasterises a few large fills much faster than thousands of small ones
+  for (const [color, path] of byColor) {
+    ctx.fillStyle = color;
+    ctx.fill(path);
+  }
+  ctx.restore();
+}
+
+function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, x: number, y: number): void {
+  const size = p.height * view.s;
+  const lines = textLines(p, outliner);
+  const pitch = size * MTEXT_LINE_PITCH;
+  const block = size + (lines.length - 1) * pitch;
+  // baseline of the first line below the anchor (y down): top, middle, bottom, baseline
+  const firstBaseline = p.vAlign === 3 ? size : p.vAlign === 2 ? size - block / 2 : p.vAlign === 1 ? size - block : -(lines.length - 1) * pitch;
+  const k = size / outliner.capHeight;
+  const r = (-p.rotation * Math.PI) / 180;
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  lines.forEach((laid, i) => {
+    const shift = p.hAlign === 1 ? -laid.width / 2 : p.hAlign === 2 ? -laid.width : 0;
+    const baseline = firstBaseline + i * pitch; // pixels below the anchor
+    for (const g of laid.glyphs) {
+      // pixel = anchor + R · (k·(gx + shift), baseline − k·gy): glyph units y up, pixels y down
+      const gx = k * (g.x + shift);
+      target.addPath(glyph(g.id), new DOMMatrix([k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos]));
+    }
+  });
+}
+
+/** An XLINE/RAY primitive as a segment long enough to cross the whole picture (the canvas clips it). */
+function extendAcross(p: Extract<Primitive, { kind: 'path' }>, reach: number): Extract<Primitive, { kind: 'path' }> {
+  const [a, b] = p.points as [Vec2, Vec2];
+  const d = { x: b.x - a.x, y: b.y - a.y };
+  const length = Math.hypot(d.x, d.y) || 1;
+  const k = (reach + Math.hypot(a.x, a.y)) / length;
+  const start = p.infinite === 'both' ? { x: a.x - d.x * k, y: a.y - d.y * k } : a;
+  return { ...p, points: [start, { x: a.x + d.x * k, y: a.y + d.y * k }] };
+}
+
+/**
+ * Canvas dash array (pixels, dash/gap alternating) of a DXF linetype pattern, '' for a solid
+ * stroke: continuous types, and patterns whose period is under 3 px (drawn solid, as CAD viewers
+ * do when a pattern is too dense to see). Dots become half-pixel dashes.
+ */
+function dashKey(dashes: number[] | undefined, s: number): string {
+  if (!dashes) return '';
+  const runs: number[] = [];
+  let lastSign = 0;
+  for (const d of dashes) {
+    const sign = d < 0 ? -1 : 1;
+    const length = Math.max(0.5, Math.abs(d) * s);
+    if (sign === lastSign) runs[runs.length - 1] = (runs[runs.length - 1] as number) + length;
+    else runs.push(length);
+    lastSign = sign;
+  }
+  if ((dashes[0] ?? 0) < 0) runs.push(runs.shift() as number); // canvas patterns start with a dash
+  if (runs.length % 2 === 1) runs.push(0.5);
+  const period = runs.reduce((a, b) => a + b, 0);
+  return period < 3 ? '' : runs.map((r) => r.toFixed(2)).join(',');
+}
+
+/**
+ * Lines of a text as glyph runs; MTEXT wraps to its reference width at spaces (a word longer than
+ * the width, or CJK text without spaces, breaks between characters).
+ */
+function textLines(p: TextPrimitive, outliner: GlyphOutliner): ReturnType<GlyphOutliner['layout']>[] {
+  const out: ReturnType<GlyphOutliner['layout']>[] = [];
+  const limit = p.wrapWidth ? (p.wrapWidth / p.height) * outliner.capHeight * 1.02 : 0; // font units; 2 % slack for rounding
+  for (const line of p.text.split('\n')) {
+    const laid = outliner.layout(line);
+    if (!limit || laid.width <= limit) {
+      out.push(laid);
+      continue;
+    }
+    const chars = [...line];
+    let start = 0;
+    while (start < chars.length) {
+      let end = start;
+      let lastSpace = -1;
+      let width = 0;
+      while (end < chars.length) {
+        const w = outliner.layout(chars[end] as string).width;
+        if (width + w > limit && end > start) break;
+        if (chars[end] === ' ') lastSpace = end;
+        width += w;
+        end++;
+      }
+      const cut = end < chars.length && lastSpace > start ? lastSpace : end;
+      out.push(outliner.layout(chars.slice(start, cut).join('').trimEnd()));
+      start = cut;
+      while (chars[start] === ' ') start++;
+    }
+  }
+  return out;
+}
+
+/** Texts too small to read are drawn as a faint bar per line (greeking), so their presence shows. */
+function drawGreeked(ctx: SKRSContext2D, texts: TextPrimitive[], view: View, outliner: GlyphOutliner, px: (x: number) => number, py: (y: number) => number): void {
+  if (texts.length === 0) return;
+  ctx.save();
+  ctx.globalAlpha = 0.45;
+  for (const p of texts) {
+    const size = p.height * view.s;
+    const k = size / outliner.capHeight;
+    const r = (-p.rotation * Math.PI) / 180;
+    const lines = textLines(p, outliner);
+    const pitch = size * MTEXT_LINE_PITCH;
+    const top = p.vAlign === 3 ? 0 : p.vAlign === 2 ? -(size + (lines.length - 1) * pitch) / 2 : -(size + (lines.length - 1) * pitch);
+    ctx.strokeStyle = colorOf(p.color);
+    ctx.lineWidth = Math.max(0.5, size * 0.7);
+    ctx.beginPath();
+    lines.forEach((laid, i) => {
+      const width = laid.width * k;
+      const left = p.hAlign === 1 ? -width / 2 : p.hAlign === 2 ? -width : 0;
+      const y = top + size / 2 + i * pitch;
+      const [x0, y0, x1, y1] = [left, y, left + width, y];
+      ctx.moveTo(px(p.at.x) + x0 * Math.cos(r) - y0 * Math.sin(r), py(p.at.y) + x0 * Math.sin(r) + y0 * Math.cos(r));
+      ctx.lineTo(px(p.at.x) + x1 * Math.cos(r) - y1 * Math.sin(r), py(p.at.y) + x1 * Math.sin(r) + y1 * Math.cos(r));
+    });
+    ctx.stroke();
+  }
+  ctx.restore();
+}
