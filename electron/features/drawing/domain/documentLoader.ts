@@ -129,7 +129,7 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
   if (type === 'LAYER') {
     const color = v.num(62, 7);
     const flags = v.num(70);
-    const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous') };
+    const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous'), lineWeight: v.num(370, -3) };
     if (v.indexOf(420) >= 0) layer.trueColor = v.num(420);
     doc.layers.set(name.toUpperCase(), layer);
   } else if (type === 'STYLE') {

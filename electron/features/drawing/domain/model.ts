@@ -37,6 +37,8 @@ export interface TextGeometry {
   mtext: boolean;
   /** ATTRIB/ATTDEF tag. */
   tag?: string;
+  /** Text style name (group 7) for TEXT/ATTRIB/MTEXT; its STYLE entry names the fonts. */
+  style?: string;
 }
 
 export interface InsertGeometry {
@@ -96,6 +98,8 @@ export interface DxfLayer {
   frozen: boolean;
   locked: boolean;
   lineType: string;
+  /** Lineweight in 1/100 mm (group 370); -3 = default, -2 = by block, -1 = by layer. */
+  lineWeight: number;
 }
 
 export interface DxfTextStyle {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DetectorHit, DimensionItem, DuplicateGroup, EntitySummary, TextItem } from '../domain/evidence';
+import type { DetectorHit, DimensionItem, DuplicateGroup, EntitySummary, LayerItem, TextItem } from '../domain/evidence';
 import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/frame';
 import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
@@ -44,6 +44,7 @@ const framePayload = z.object({
         sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional(), paperWidth: z.number().positive().optional(), paperHeight: z.number().positive().optional() }).loose().nullable().optional(),
         sheetBox: box.optional(),
         titleBlockBox: box.optional(),
+        viewportScales: z.array(z.number().positive()).max(100).optional(),
         /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
         titleBlock: z.record(z.string(), z.string().nullable()).optional(),
       })
@@ -72,6 +73,7 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
       origin: 'detected' as const,
       ...(raw.sheet?.paperWidth && raw.sheet.paperHeight ? { sheet: { widthMm: raw.sheet.paperWidth, heightMm: raw.sheet.paperHeight, box: raw.sheetBox ?? raw.bbox } } : {}),
       ...(raw.titleBlockBox ? { titleBlockBox: raw.titleBlockBox } : {}),
+      ...(raw.viewportScales && raw.viewportScales.length > 0 ? { viewportScales: raw.viewportScales } : {}),
     };
   });
 }
@@ -91,13 +93,30 @@ export function decodeEntities(tool: string, payload: unknown): { entities: Enti
 }
 
 const textsPayload = z.object({
-  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string() }).loose()),
+  texts: z.array(
+    z
+      .object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), style: z.string().optional(), font: z.string().optional(), bigFont: z.string().optional(), inlineFont: z.string().optional() })
+      .loose(),
+  ),
   total: z.number().int().optional(),
 });
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
-  return { texts: page.texts.map((t) => ({ handle: t.handle, text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
+  return {
+    texts: page.texts.map((t) => ({
+      handle: t.handle,
+      text: t.text,
+      position: t.at,
+      height: t.height,
+      layer: t.layer,
+      ...(t.style === undefined ? {} : { style: t.style }),
+      ...(t.font === undefined ? {} : { font: t.font }),
+      ...(t.bigFont === undefined ? {} : { bigFont: t.bigFont }),
+      ...(t.inlineFont === undefined ? {} : { inlineFont: t.inlineFont }),
+    })),
+    total: page.total,
+  };
 }
 
 const dimensionsPayload = z.object({
@@ -110,6 +129,9 @@ const dimensionsPayload = z.object({
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
+        dimType: z.string().optional(),
+        renderedText: z.string().optional(),
+        renderedHeight: z.number().positive().optional(),
       })
       .loose(),
   ),
@@ -121,7 +143,16 @@ export function decodeDimensions(tool: string, payload: unknown): { dimensions: 
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
-      return { handle: d.handle, layer: d.layer, measurement: d.measurement ?? null, textOverride: d.textOverride ?? null, position: at ? at : null };
+      return {
+        handle: d.handle,
+        layer: d.layer,
+        measurement: d.measurement ?? null,
+        textOverride: d.textOverride ?? null,
+        position: at ? at : null,
+        ...(d.renderedText === undefined ? {} : { renderedText: d.renderedText }),
+        ...(d.renderedHeight === undefined ? {} : { renderedHeight: d.renderedHeight }),
+        ...(d.dimType === undefined ? {} : { dimType: d.dimType }),
+      };
     }),
     total: page.total,
   };
@@ -170,7 +201,26 @@ export function decodeScreenshotMeta(tool: string, payload: unknown): { widthPx:
   return { widthPx: meta.width, heightPx: meta.height, region, transform: { origin: { x: region.minX, y: region.maxY }, unitsPerPixel: 1 / meta.pixelsPerUnit } };
 }
 
-const drawingInfoPayload = z.object({ layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional() }).loose();
+const drawingInfoPayload = z
+  .object({
+    layouts: z.array(z.object({ name: z.string(), extents: box.nullable().optional() }).loose()).optional(),
+    problems: z.array(z.object({ kind: z.string(), message: z.string() }).loose()).optional(),
+  })
+  .loose();
+
+/** get_drawing_info → what the reader repaired or skipped (empty when the backend reports nothing). */
+export function decodeProblems(tool: string, payload: unknown): { kind: string; message: string }[] {
+  return (decode(tool, drawingInfoPayload, payload).problems ?? []).map((p) => ({ kind: p.kind, message: p.message }));
+}
+
+const layersPayload = z.object({
+  layers: z.array(z.object({ name: z.string(), lineType: z.string().optional(), lineWeight: z.number().optional(), entityCount: z.number().int().optional() }).loose()),
+});
+
+/** get_layers → layer table rows; a backend without lineweights reports them as unset (-3). */
+export function decodeLayers(tool: string, payload: unknown): LayerItem[] {
+  return decode(tool, layersPayload, payload).layers.map((l) => ({ name: l.name, lineType: l.lineType ?? 'Continuous', lineWeight: l.lineWeight ?? -3, entityCount: l.entityCount ?? 0 }));
+}
 
 /** get_drawing_info → model-space extents (the whole-drawing frame when no frame is found). */
 export function decodeExtents(tool: string, payload: unknown): BBox | undefined {

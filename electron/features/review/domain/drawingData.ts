@@ -1,4 +1,4 @@
-import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, EntitySummary, FrameEvidence, TextItem } from './evidence';
+import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, EntitySummary, FrameEvidence, LayerItem, TextItem } from './evidence';
 import type { Frame } from './frame';
 import { bboxCenter, boxesIntersect, pointInBox, type BBox } from './geometry';
 import { sha256Hex } from './sha256';
@@ -11,6 +11,8 @@ export interface DrawingData {
   dimensions: DimensionItem[];
   zeroLength: DetectorHit[];
   duplicates: DuplicateGroup[];
+  layers: LayerItem[];
+  problems: { kind: string; message: string }[];
 }
 
 /** Our own annotation layer: never evidence, never part of the fingerprint. */
@@ -31,6 +33,7 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame): Omit<FrameEv
     dimensions: data.dimensions.filter((d) => !ours(d.layer) && d.position !== null && inFrame(d.position)),
     zeroLength: data.zeroLength.filter((hit) => inFrame(hit.location)),
     duplicates: data.duplicates.filter((group) => inFrame(group.location)),
+    layers: data.layers,
   };
 }
 
@@ -80,5 +83,5 @@ export function drawingFingerprint(data: DrawingData, frames: readonly Frame[]):
  * others' content as strays.
  */
 export function drawingEvidence(data: DrawingData, frames: readonly Frame[], allFrames: readonly Frame[] = frames): DrawingEvidence {
-  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated };
+  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated, layers: data.layers, problems: data.problems };
 }

@@ -29,19 +29,27 @@ export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (
 };
 
 /**
- * The number a dimension override states, or undefined when it states none (empty, "<>" keeps
- * the measured value, or plain words such as "见详图"). MTEXT formatting codes, diameter/radius
- * prefixes and "2×" counts are not part of the value.
+ * The first number a dimension text states and how many decimals it shows, or undefined when it
+ * states none. MTEXT formatting codes, ⌀/R/° prefixes (%%c, %%d, %%p) and "2×" counts are not part
+ * of the value.
  */
-export function overrideValue(override: string | null): number | undefined {
-  if (!override || override.includes('<>')) return undefined;
-  const plain = override
+export function statedNumber(text: string): { value: number; decimals: number } | undefined {
+  const plain = text
     .replace(/\\[A-Za-z][^;\\]*;/g, '')
     .replace(/[{}]/g, '')
     .replace(/%%[cCdDpP]/g, ' ')
     .replace(/^\s*\d+\s*[xX×]\s*/, '');
-  const match = /(?:^|[^0-9.])([0-9]+(?:[.,][0-9]+)?)/.exec(plain);
-  return match ? Number(match[1]!.replace(',', '.')) : undefined;
+  const match = /(?:^|[^0-9.])([0-9]+(?:[.,]([0-9]+))?)/.exec(plain);
+  return match ? { value: Number(match[1]!.replace(',', '.')), decimals: match[2]?.length ?? 0 } : undefined;
+}
+
+/**
+ * The number a dimension override states, or undefined when it states none (empty, "<>" keeps
+ * the measured value, or plain words such as "见详图").
+ */
+export function overrideValue(override: string | null): number | undefined {
+  if (!override || override.includes('<>')) return undefined;
+  return statedNumber(override)?.value;
 }
 
 export const dimensionOverrideRule: FrameRule<ParamsOf<'dimension_override'>> = (item, params, { frame, evidence, locale }) =>

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { filterEntities, r6 } from '../../../../drawing';
+import { filterEntities, r6, type DxfEntity } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 const DIM_TYPES = ['linear', 'aligned', 'angular', 'diameter', 'radius', 'angular3p', 'ordinate'];
 
 export const getDimensions = defineTool({
   name: 'get_dimensions',
-  description: 'DIMENSION entities: type, measured value, text override ("" = measured value shown), text position, block.',
+  description: 'DIMENSION entities: type, measured value, text override ("" = measured value shown), text position, block, and the text the block actually shows (renderedText, renderedHeight: what DIMLFAC/DIMPOST/rounding made of the value).',
   input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional() }).strict(),
   run(session, input) {
     const dims = filterEntities(session.index, { layout: input.layout, types: ['DIMENSION', 'ARC_DIMENSION'], ...(input.bbox ? { bbox: toBox(input.bbox) } : {}) });
@@ -14,8 +14,15 @@ export const getDimensions = defineTool({
       dimensions: dims.map((e) => {
         const g = e.geometry;
         if (g.kind !== 'dimension') return { handle: e.handle, type: e.type, layer: e.layer };
-        return { handle: e.handle, layer: e.layer, dimType: DIM_TYPES[g.dimType] ?? String(g.dimType), measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: [r6(g.textAt.x), r6(g.textAt.y)], block: g.blockName };
+        const shown = renderedText(session.doc.blocks.get(g.blockName)?.entities ?? []);
+        return { handle: e.handle, layer: e.layer, dimType: DIM_TYPES[g.dimType] ?? String(g.dimType), measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: [r6(g.textAt.x), r6(g.textAt.y)], block: g.blockName, ...(shown ? { renderedText: shown.text, renderedHeight: r6(shown.height) } : {}) };
       }),
     });
   },
 });
+
+/** The text a dimension's anonymous block draws (the first TEXT/MTEXT; tolerance stacks are part of it). */
+function renderedText(entities: readonly DxfEntity[]): { text: string; height: number } | undefined {
+  for (const e of entities) if (e.geometry.kind === 'text' && e.geometry.text.trim() !== '') return { text: e.geometry.text.trim(), height: e.geometry.height };
+  return undefined;
+}

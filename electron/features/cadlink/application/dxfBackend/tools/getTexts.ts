@@ -6,19 +6,31 @@ const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'INSERT', 'MULTILEADER', 'MLEADER
 
 export const getTexts = defineTool({
   name: 'get_texts',
-  description: 'Plain texts of a layout in world coordinates (TEXT, MTEXT, block attributes and texts inside blocks, leader texts), optionally within a bbox.',
+  description: 'Plain texts of a layout in world coordinates (TEXT, MTEXT, block attributes and texts inside blocks, leader texts), optionally within a bbox; TEXT/MTEXT carry their text style and its fonts (font, bigFont; MTEXT inline \\f font as inlineFont).',
   input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional(), limit: z.number().int().min(1).max(20000).default(2000), offset: z.number().int().min(0).default(0) }).strict(),
   run(session, input) {
     const layout = layoutByName(session.index, input.layout);
     const bbox = input.bbox ? toBox(input.bbox) : undefined;
     const texts = [];
+    const fontsOf = (style: string | undefined): Record<string, string> => {
+      const entry = style === undefined ? undefined : session.doc.styles.get(style.toUpperCase());
+      return style === undefined ? {} : { style, ...(entry ? { font: entry.font, bigFont: entry.bigFont } : {}) };
+    };
     for (const entity of bbox ? session.index.entitiesIn(layout, bbox) : layout.entities) {
       if (!TEXT_SOURCES.has(entity.type)) continue;
+      const g = entity.geometry;
+      const own = g.kind === 'text' ? { ...fontsOf(g.style), ...inlineFont(g.raw) } : {};
       for (const p of session.index.primitives(entity)) {
         if (p.kind !== 'text' || (bbox && !boxesIntersect(primitiveBox(p), bbox))) continue;
-        texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }) });
+        texts.push({ handle: entity.handle, source: entity.type, text: p.text, at: [r6(p.at.x), r6(p.at.y)], height: r6(p.height), rotation: r6(p.rotation), layer: p.layer, ...(p.tag === undefined ? {} : { attributeTag: p.tag }), ...own });
       }
     }
     return jsonResult({ total: texts.length, offset: input.offset, texts: texts.slice(input.offset, input.offset + input.limit) });
   },
 });
+
+/** The first MTEXT inline font switch (\fSimSun|b0|i0;), which overrides the style's font for what follows. */
+function inlineFont(raw: string): { inlineFont?: string } {
+  const match = /\\[fF]([^|;\\]+)/.exec(raw);
+  return match ? { inlineFont: match[1]!.trim() } : {};
+}
