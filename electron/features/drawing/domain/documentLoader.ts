@@ -45,7 +45,8 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   let i = 0;
   while (i < n) {
     if (codes[i] !== 0) {
-      problems.push({ kind: 'stray_tag', message: `tag ${codes[i]} outside any section skipped` });
+      // 999 is a DXF comment, legal anywhere: skipping it repairs nothing.
+      if (codes[i] !== 999) problems.push({ kind: 'stray_tag', message: `tag ${codes[i]} outside any section skipped` });
       i = nextZero(tags, i + 1, n);
       continue;
     }

@@ -1,7 +1,7 @@
 import type { RuleParams } from '../checklist';
 import type { EntitySummary } from '../evidence';
 import { bboxCenter, bboxWidth, boxOfPoints, type BBox, type Point } from '../geometry';
-import { draftFor, frameUnitsPerPaperMm, say, type FrameRule } from './context';
+import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
@@ -10,18 +10,45 @@ const SPAN_SHARE = 0.9;
 /** How far off the centre (share of the diameter) a mark may pass, for drawings with rounding noise. */
 const CENTRE_SHARE = 0.02;
 
-/** Whether a line-like entity passes through `c` along x or y across most of the diameter `d`. */
-function marks(e: EntitySummary, c: Point, d: number): boolean {
-  const b = e.bbox!;
-  const thin = d * CENTRE_SHARE;
-  const horizontal = b.maxY - b.minY <= thin * 2 && Math.abs((b.minY + b.maxY) / 2 - c.y) <= thin && b.minX <= c.x - (d * SPAN_SHARE) / 2 && b.maxX >= c.x + (d * SPAN_SHARE) / 2;
-  const vertical = b.maxX - b.minX <= thin * 2 && Math.abs((b.minX + b.maxX) / 2 - c.x) <= thin && b.minY <= c.y - (d * SPAN_SHARE) / 2 && b.maxY >= c.y + (d * SPAN_SHARE) / 2;
-  // A centre-mark block or a DIMCEN cross is a small symmetric insert at the centre.
-  const symbol = e.type === 'INSERT' && Math.abs(bboxCenter(b).x - c.x) <= thin && Math.abs(bboxCenter(b).y - c.y) <= thin;
-  return horizontal || vertical || symbol;
+/** Distance from `c` to the segment a→b. */
+function toSegment(c: Point, a: Point, b: Point): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, ((c.x - a.x) * dx + (c.y - a.y) * dy) / (dx * dx + dy * dy)));
+  return Math.hypot(c.x - (a.x + t * dx), c.y - (a.y + t * dy));
 }
 
-const MARKERS = new Set(['LINE', 'LWPOLYLINE', 'POLYLINE', 'INSERT', 'XLINE', 'RAY']);
+/**
+ * Whether an entity marks the centre `c` of a circle of diameter `d`. A LINE is one of its box's
+ * diagonals, so a line through the centre (any direction: bolt holes on a pitch circle have radial
+ * ones) lies on one of them and spans most of the diameter. A centre-line circle through the
+ * centre is a pitch circle. A small insert centred on it is a centre-mark symbol.
+ */
+function marks(e: EntitySummary, c: Point, d: number, centreLayer: boolean): boolean {
+  const b = e.bbox!;
+  const tol = d * CENTRE_SHARE;
+  if (e.type === 'CIRCLE') {
+    return centreLayer && Math.abs(Math.hypot(bboxCenter(b).x - c.x, bboxCenter(b).y - c.y) - bboxWidth(b) / 2) <= tol;
+  }
+  if (e.type === 'INSERT') return Math.abs(bboxCenter(b).x - c.x) <= tol && Math.abs(bboxCenter(b).y - c.y) <= tol;
+  if (Math.hypot(b.maxX - b.minX, b.maxY - b.minY) < d * SPAN_SHARE) return false;
+  const diagonals: [Point, Point][] = [
+    [{ x: b.minX, y: b.minY }, { x: b.maxX, y: b.maxY }],
+    [{ x: b.minX, y: b.maxY }, { x: b.maxX, y: b.minY }],
+  ];
+  if (e.type !== 'LINE') {
+    // Polylines: only axis-parallel ones are judged by their box (a thin box through the centre).
+    const thin = b.maxX - b.minX <= tol * 2 || b.maxY - b.minY <= tol * 2;
+    return thin && diagonals.some(([p, q]) => toSegment(c, p, q) <= tol);
+  }
+  return diagonals.some(([p, q]) => toSegment(c, p, q) <= tol);
+}
+
+/** Layers drawn dash-dot or named for centre lines (GB/T 4457.4 细点画线). */
+const CENTRE_LAYER_NAME = /中心|点画|cent(er|re)|axis/i;
+const CENTRE_LINETYPE = /cent(er|re)|dash.?dot|点画|ISO0[4-9]W|ISO1[0-4]W/i;
+
+const MARKERS = new Set(['LINE', 'LWPOLYLINE', 'POLYLINE', 'INSERT', 'CIRCLE']);
 
 /**
  * GEO-004 (GB/T 4457.4): a circle drawn as a hole or boss needs centre lines (or a centre mark)
@@ -29,14 +56,17 @@ const MARKERS = new Set(['LINE', 'LWPOLYLINE', 'POLYLINE', 'INSERT', 'XLINE', 'R
  * are skipped. One finding per frame lists the unmarked circles.
  */
 export const circleCentreMarksRule: FrameRule<ParamsOf<'circle_centre_marks'>> = (item, params, { frame, evidence, locale }) => {
+  if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
+  const centreLayers = new Set((evidence.layers ?? []).filter((l) => CENTRE_LAYER_NAME.test(l.name) || CENTRE_LINETYPE.test(l.lineType)).map((l) => l.name.toUpperCase()));
+  const isCentre = (e: EntitySummary): boolean => centreLayers.has(e.layer.toUpperCase()) || CENTRE_LAYER_NAME.test(e.layer);
   const markers = evidence.entities.filter((e) => MARKERS.has(e.type) && e.bbox !== undefined);
   const circles = evidence.entities.filter((e): e is EntitySummary & { bbox: BBox } => e.type === 'CIRCLE' && e.bbox !== undefined && bboxWidth(e.bbox) / factor >= params.minDiameterMm);
   const unmarked = circles.filter((circle) => {
     const c = bboxCenter(circle.bbox);
     // Judge against the largest circle of a concentric group: its centre lines cross the smaller ones too.
     const d = Math.max(...circles.filter((o) => Math.hypot(bboxCenter(o.bbox).x - c.x, bboxCenter(o.bbox).y - c.y) <= bboxWidth(circle.bbox) * CENTRE_SHARE).map((o) => bboxWidth(o.bbox)));
-    return !markers.some((m) => marks(m, c, Math.min(d, bboxWidth(circle.bbox))));
+    return !markers.some((m) => m !== circle && marks(m, c, Math.min(d, bboxWidth(circle.bbox)), isCentre(m)));
   });
   if (unmarked.length === 0) return [];
   const box = boxOfPoints(unmarked.flatMap((e) => [{ x: e.bbox.minX, y: e.bbox.minY }, { x: e.bbox.maxX, y: e.bbox.maxY }]))!;

@@ -1,7 +1,7 @@
 import type { RuleParams } from '../checklist';
 import type { DimensionItem, EntitySummary } from '../evidence';
 import { boxOfPoints, pointInBox, type BBox } from '../geometry';
-import { draftFor, frameUnitsPerPaperMm, say, type FrameRule } from './context';
+import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
 import { overrideValue, statedNumber } from './textRules';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
@@ -47,6 +47,7 @@ export const dimensionDisplayRule: FrameRule<ParamsOf<'dimension_display'>> = (i
  * not below the minimum; one finding per shown height, so a wrong style is one finding, not fifty.
  */
 export const dimensionTextHeightRule: FrameRule<ParamsOf<'dimension_text_height'>> = (item, params, { frame, evidence, locale }) => {
+  if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
   const off = new Map<string, DimensionItem[]>();
   for (const dim of evidence.dimensions) {

@@ -1,7 +1,7 @@
 import type { RuleParams } from '../checklist';
 import type { TextItem } from '../evidence';
 import { boxOfPoints } from '../geometry';
-import { draftFor, frameUnitsPerPaperMm, say, type FrameRule } from './context';
+import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
@@ -11,7 +11,9 @@ const fmt = (n: number): string => String(Math.round(n * 100) / 100);
 const fontKey = (font: string): string => font.trim().toLowerCase().replace(/\.(shx|ttf|ttc|otf)$/, '');
 
 function allowed(text: TextItem, cjk: boolean, latinFonts: Set<string>, cjkFonts: Set<string>): boolean | undefined {
-  const fonts = [text.inlineFont, text.font, cjk ? text.bigFont : undefined].filter((f): f is string => f !== undefined && f.trim() !== '').map(fontKey);
+  // An inline \f switch names "font[,bigfont]" and replaces the style's fonts.
+  const own = text.inlineFont ? text.inlineFont.split(',') : [text.font, text.bigFont];
+  const fonts = [own[0], cjk ? own[1] : undefined].filter((f): f is string => f !== undefined && f.trim() !== '').map(fontKey);
   if (fonts.length === 0) return undefined;
   const list = cjk ? cjkFonts : latinFonts;
   // A CJK text needs a CJK font among its fonts; a Latin text's main font must be allowed (a 长仿宋 TrueType is too).
@@ -26,12 +28,13 @@ function allowed(text: TextItem, cjk: boolean, latinFonts: Set<string>, cjkFonts
  */
 export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { frame, evidence, locale }) => {
   const factor = frameUnitsPerPaperMm(frame);
+  const scaleKnown = paperScaleKnown(frame);
   const cjkTexts = evidence.texts.filter((t) => CJK.test(t.text) && t.height > 0);
   const drafts = [];
   const small = new Map<string, TextItem[]>();
   for (const t of cjkTexts) {
     const paper = t.height / factor;
-    if (paper < params.minCjkHeightMm * (1 - params.relativeTolerance)) small.set(fmt(paper), [...(small.get(fmt(paper)) ?? []), t]);
+    if (scaleKnown && paper < params.minCjkHeightMm * (1 - params.relativeTolerance)) small.set(fmt(paper), [...(small.get(fmt(paper)) ?? []), t]);
   }
   for (const [paper, texts] of small) {
     drafts.push(
@@ -60,7 +63,7 @@ export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { 
   }
   for (const [style, texts] of byStyle) {
     const t = texts[0]!;
-    const fonts = [t.inlineFont ?? t.font, t.bigFont].filter((f) => f && f.trim() !== '').join(' + ');
+    const fonts = (t.inlineFont ? t.inlineFont.split(',') : [t.font, t.bigFont]).filter((f) => f && f.trim() !== '').join(' + ');
     drafts.push(
       draftFor(item, frame.id, {
         message: say(

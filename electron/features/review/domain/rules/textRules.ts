@@ -1,31 +1,45 @@
 import type { RuleParams } from '../checklist';
-import { draftFor, frameUnitsPerPaperMm, say, type FrameRule } from './context';
+import type { TextItem } from '../evidence';
+import { boxOfPoints } from '../geometry';
+import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
 const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 
+/**
+ * TXT-001: text heights off the GB/T 14691 series at the frame's paper scale. One finding per
+ * paper height (a style used fifty times is one finding); silent when the paper scale is unknown.
+ */
 export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (item, params, { frame, evidence, locale }) => {
+  if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
   const onSeries = (height: number): boolean =>
     params.series.some((paperMm) => Math.abs(height - paperMm * factor) <= paperMm * factor * params.relativeTolerance);
-  return evidence.texts
-    .filter((text) => text.height > 0 && !onSeries(text.height))
-    .map((text) => {
-      const paper = text.height / factor;
-      const nearest = params.series.reduce((best, s) => (Math.abs(s - paper) < Math.abs(best - paper) ? s : best));
-      return draftFor(item, frame.id, {
-        message: say(
-          locale,
-          `文字“${text.text.slice(0, 40)}”高度 ${fmt(text.height)}（图纸上 ${fmt(paper)} mm）不在标准字高系列中，建议 ${fmt(nearest)} mm。`,
-          `Text "${text.text.slice(0, 40)}" is ${fmt(text.height)} high (${fmt(paper)} mm on paper), off the standard series; use ${fmt(nearest)} mm.`,
-        ),
-        evidenceRefs: ['tool:get_texts', `entity:${text.handle}`],
-        location: { kind: 'point', point: text.position },
-        handles: [text.handle],
-        annotationText: say(locale, `字高 ${fmt(paper)} 非标准，建议 ${fmt(nearest)}`, `Text height ${fmt(paper)} off series; use ${fmt(nearest)}`),
-      });
+  const byHeight = new Map<string, TextItem[]>();
+  for (const text of evidence.texts) {
+    if (!(text.height > 0) || onSeries(text.height)) continue;
+    const key = fmt(text.height / factor);
+    byHeight.set(key, [...(byHeight.get(key) ?? []), text]);
+  }
+  return [...byHeight.values()].map((texts) => {
+    const text = texts[0]!;
+    const paper = text.height / factor;
+    const nearest = params.series.reduce((best, s) => (Math.abs(s - paper) < Math.abs(best - paper) ? s : best));
+    const more = texts.length > 1 ? say(locale, `等 ${texts.length} 处`, ` and ${texts.length - 1} more`) : '';
+    return draftFor(item, frame.id, {
+      message: say(
+        locale,
+        `文字“${text.text.slice(0, 40)}”${more}高度 ${fmt(text.height)}（图纸上 ${fmt(paper)} mm）不在标准字高系列中，建议 ${fmt(nearest)} mm。`,
+        `Text "${text.text.slice(0, 40)}"${more} is ${fmt(text.height)} high (${fmt(paper)} mm on paper), off the standard series; use ${fmt(nearest)} mm.`,
+      ),
+      evidenceRefs: ['tool:get_texts', ...texts.slice(0, 50).map((t) => `entity:${t.handle}`)],
+      location: texts.length === 1 ? { kind: 'point', point: text.position } : { kind: 'bbox', bbox: boxOfPoints(texts.map((t) => t.position))! },
+      handles: texts.map((t) => t.handle),
+      discriminator: fmt(paper),
+      annotationText: say(locale, `字高 ${fmt(paper)} 非标准，建议 ${fmt(nearest)}`, `Text height ${fmt(paper)} off series; use ${fmt(nearest)}`),
     });
+  });
 };
 
 /**

@@ -5,7 +5,8 @@ import { fieldName } from './sheetRules';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
-const CJK = /[\u3400-\u9fff]/;
+/** GB/T 10609.1 labels: a title block that has them is held to the GB fields (values alone may be Chinese in an ISO block). */
+const GB_LABEL = /^(图号|图名|图样名称|图样代号|名称|比例|设计|审核|校对|批准|材料|材料标记|重量|质量|日期|制图|单位名称|共.*张|第.*张|标记|处数|分区)[:：]?$/;
 
 /**
  * TB-002 (GB/T 10609.1): a Chinese title block has the GB fields (材料, 重量, 共/第 张, 单位名称,
@@ -17,7 +18,7 @@ export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, pa
   if (frame.origin !== 'detected') return [];
   const box = frame.titleBlockBox;
   const region = box ?? { minX: frame.bbox.minX + bboxWidth(frame.bbox) * 0.4, minY: frame.bbox.minY, maxX: frame.bbox.maxX, maxY: frame.bbox.minY + bboxHeight(frame.bbox) * 0.35 };
-  const chinese = Object.values(frame.titleBlock).some((v) => v && CJK.test(v)) || evidence.texts.some((t) => CJK.test(t.text) && pointInBox(t.position, region));
+  const chinese = evidence.texts.some((t) => GB_LABEL.test(t.text.trim()) && pointInBox(t.position, region));
   if (!chinese) return [];
   const corner = { x: frame.bbox.maxX, y: frame.bbox.minY };
   const drafts = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { filterEntities, r6, type DxfEntity } from '../../../../drawing';
+import { filterEntities, mtextToPlain, r6, type DxfEntity } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
 
 const DIM_TYPES = ['linear', 'aligned', 'angular', 'diameter', 'radius', 'angular3p', 'ordinate'];
@@ -21,8 +21,16 @@ export const getDimensions = defineTool({
   },
 });
 
-/** The text a dimension's anonymous block draws (the first TEXT/MTEXT; tolerance stacks are part of it). */
+/**
+ * The text a dimension's anonymous block draws (its first TEXT/MTEXT). A stacked tolerance
+ * (\S+0^-0.05;) is kept apart as " +0/-0.05" so "75" and its tolerance do not run together.
+ */
 function renderedText(entities: readonly DxfEntity[]): { text: string; height: number } | undefined {
-  for (const e of entities) if (e.geometry.kind === 'text' && e.geometry.text.trim() !== '') return { text: e.geometry.text.trim(), height: e.geometry.height };
+  for (const e of entities) {
+    const g = e.geometry;
+    if (g.kind !== 'text') continue;
+    const text = g.mtext ? mtextToPlain(g.raw.replace(/\\S([^^/#;]*)[\^/#]([^;]*);/g, ' $1/$2')).trim() : g.text.trim();
+    if (text !== '') return { text, height: g.height };
+  }
   return undefined;
 }
