@@ -10,14 +10,14 @@ module.exports = {
       comment: 'shared/ holds contracts only: it may import shared/ and zod, nothing else.',
       severity: 'error',
       from: { path: '^shared/' },
-      to: { pathNot: ['^shared/', '^node_modules/zod/', '^node_modules/@types/'] },
+      to: { pathNot: ['^shared/', '(^|/)node_modules/zod/', '(^|/)node_modules/@types/'] },
     },
     {
       name: 'renderer-imports-renderer-or-shared',
       comment: 'The renderer talks to the main side only through the typed bridge.',
       severity: 'error',
       from: { path: '^renderer/', pathNot: TEST },
-      to: { pathNot: ['^renderer/', '^shared/', '^node_modules/'] },
+      to: { pathNot: ['^renderer/', '^shared/', '(^|/)node_modules/'] },
     },
     {
       name: 'renderer-no-node-builtins',
@@ -31,8 +31,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^electron/features/[^/]+/domain/', pathNot: TEST },
       to: {
-        pathNot: ['^electron/features/[^/]+/domain/', '^shared/', '^node_modules/zod/'],
+        pathNot: ['^electron/features/[^/]+/domain/', '^shared/', '(^|/)node_modules/zod/'],
       },
+    },
+    {
+      name: 'cadgen-protocol-domain-is-pure',
+      comment: 'The CDSL v3 protocol domain (states, errors, tools) imports only the cadgen domain, shared/ and zod.',
+      severity: 'error',
+      from: { path: '^electron/features/cadgen/domain/protocol/', pathNot: TEST },
+      to: { pathNot: ['^electron/features/cadgen/domain/', '^shared/', '^node_modules/zod/'] },
     },
     {
       name: 'domain-no-node-builtins',
@@ -93,6 +100,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.node.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
-    exclude: { path: ['^dist/', '^node_modules/'] },
+    exclude: { path: ['^dist/', '(^|/)node_modules/'] },
   },
 };

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
@@ -6,12 +6,13 @@ import type { RunningHost } from './support/host';
 import { useBrowserJourney } from './support/journey';
 import { startScriptedProvider } from '../electron/testSupport/scriptedProvider';
 import { openDxfBackend, startJsonRpcLineServer } from '../electron/features/cadlink/index';
+import { ezdxfPython } from '../electron/testSupport/prereqs';
 
 const journey = useBrowserJourney();
 /** The host shares two cores with other work: wait generously for UI state, never for a fixed time. */
 const POLL = { timeout: 30_000 };
 const SLOW = { timeout: 90_000 };
-const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
+const python = ezdxfPython('review.e2e ezdxf read-back');
 
 async function openApp(env?: Record<string, string>): Promise<{ host: RunningHost; page: Page }> {
   const host = await journey.host(env ? { env } : {});
@@ -97,12 +98,10 @@ describe('Review view journey (browser mode)', () => {
     await expect.poll(() => page.getByTestId('write-open').textContent(), POLL).toContain('写入已批准的批注');
     await page.screenshot({ path: screenshotPath('review-zh-CN') });
 
-    if (hasEzdxf) {
+    if (python) {
       const script =
         'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype()=="LEADER"])}))';
-      expect(JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, saved], { encoding: 'utf8' }))).toEqual({ errors: 0, leaders: 2 });
-    } else {
-      console.warn('ezdxf check skipped: /usr/bin/python3 has no ezdxf (Debian python3-ezdxf)');
+      expect(JSON.parse(execFileSync(python, ['-c', script, saved], { encoding: 'utf8' }))).toEqual({ errors: 0, leaders: 2 });
     }
     await page.close();
   }, 180_000);

@@ -12,6 +12,11 @@ describe('browser mode shell', () => {
     const page = await journey.browser().newPage();
     await page.goto(h.url);
     await expect.poll(() => page.getByTestId('status-transport').textContent()).toBe('Browser mode');
+    // The token never lands in a cookie (cookies reach every port on 127.0.0.1) nor stays in the address bar.
+    expect((await page.context().cookies()).map((c) => c.value)).not.toContain(h.token);
+    expect(page.url()).not.toContain(h.token);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('status-transport').textContent()).toBe('Browser mode');
     for (const area of ['images', 'review', 'generate', 'settings'] as const) {
       await page.getByTestId(`nav-${area}`).click();
       await page.getByTestId(`view-${area}`).waitFor();

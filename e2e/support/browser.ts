@@ -1,20 +1,21 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { toolPath } from '../../electron/testSupport/prereqs';
 
-export const CHROMIUM = process.env.CADSIGHT_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve('e2e/artifacts');
 
 /**
- * Debian's Chromium, headless, with the flags this closed network needs (no background
+ * The Chromium `npm test` found (Debian's, CADSIGHT_CHROMIUM, or Playwright's download), headless, with the flags this closed network needs (no background
  * networking, no component updates) and a fresh profile (Playwright makes one per launch).
  */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}. Install Debian's chromium (apt-get install chromium) or set CADSIGHT_CHROMIUM.`);
+  const executablePath = toolPath('chromium');
+  if (!executablePath) {
+    throw new Error("Chromium not found. Run `node scripts/test-prereqs.mjs` (npm test's first step): it installs or names what is missing.");
   }
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
       '--no-sandbox',

@@ -17,6 +17,7 @@ import {
   parseCadBridgeConfig,
   type CadBridgeConfig,
   type ToolPolicy,
+  withCadToken,
 } from '../features/cadlink/index';
 
 // `cadsight-cad-bridge`: MCP over stdio in front of the cad_mcp_frame TCP plugin. The plugin has
@@ -49,7 +50,7 @@ function main(): void {
   const client = createCadClient({
     host: config.endpoint.host,
     port: config.endpoint.port,
-    socketFactory: connectTcpSocket,
+    socketFactory: withCadToken(connectTcpSocket, config.token),
     clock: createSystemClock(),
     random: Math.random,
     policy,

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   if (key) redactor.registerSecret(key);
   const log = createLogger({ sink: (line) => process.stderr.write(`${line}\n`), level: config.logLevel, redactor, base: { app: 'cadsight-vision', pid: process.pid } });
 
+  for (const notice of config.notices) log.warn(notice);
   let runtime: VisionRuntime;
   try {
     runtime = composeVisionRuntime(config, log);

@@ -15,6 +15,7 @@ const bridge = {
   setRoleModel: invoke('setRoleModel'),
   setGeneral: invoke('setGeneral'),
   testProvider: invoke('testProvider'),
+  runSystemCheck: invoke('runSystemCheck'),
   cadgenListExamples: invoke('cadgenListExamples'),
   cadgenValidate: invoke('cadgenValidate'),
   cadgenBuild: invoke('cadgenBuild'),

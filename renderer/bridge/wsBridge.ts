@@ -1,6 +1,7 @@
 import type { AppErrorData, Result } from '../../shared/errors';
 import type { AppBridge, ChannelName } from '../../shared/ipc/channels';
 import { ipcChannels } from '../../shared/ipc/channels';
+import { IPC_SUBPROTOCOL, IPC_TOKEN_SUBPROTOCOL_PREFIX } from '../../shared/ipc/wire';
 
 type Listener = (payload: never) => void;
 
@@ -12,13 +13,13 @@ const disconnected: AppErrorData = {
 
 /**
  * The browser-mode bridge: the same AppBridge shape as the Electron preload, carried over a
- * WebSocket to the host that served this page (the session cookie authorises it).
+ * WebSocket to the host that served this page; the session token rides in the subprotocol list.
  */
-export function createWsBridge(url: string): AppBridge {
+export function createWsBridge(url: string, token: string): AppBridge {
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const listeners = new Map<string, Set<Listener>>();
   let nextId = 1;
-  const socket = new WebSocket(url);
+  const socket = new WebSocket(url, [IPC_SUBPROTOCOL, `${IPC_TOKEN_SUBPROTOCOL_PREFIX}${token}`]);
   const opened = new Promise<boolean>((resolve) => {
     socket.addEventListener('open', () => resolve(true), { once: true });
     socket.addEventListener('error', () => resolve(false), { once: true });

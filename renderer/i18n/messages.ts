@@ -1,6 +1,7 @@
 import { cadgenEn, cadgenZh } from './catalog/cadgen';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
+import { systemCheckEn, systemCheckZh } from './catalog/systemCheck';
 import { visionEn, visionZh } from './catalog/vision';
 
 /**
@@ -14,6 +15,7 @@ export const en = {
   ...cadgenEn,
   ...reviewEn,
   ...visionEn,
+  ...systemCheckEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -23,6 +25,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...cadgenZh,
   ...reviewZh,
   ...visionZh,
+  ...systemCheckZh,
 };
 
 export type Locale = 'zh-CN' | 'en';

@@ -1,5 +1,5 @@
 import type { AppErrorData } from '../../shared/errors';
-import type { ArtifactKind, CadgenBuildResult, CdslExample, CdslValidation } from '../../shared/ipc/contracts/cadgen';
+import type { ArtifactKind, CadgenBuildResult, CdslExample, CdslValidation, ProjectionMethodName } from '../../shared/ipc/contracts/cadgen';
 import type { ShellSlice } from './shellSlice';
 import type { SliceContext } from './types';
 
@@ -29,6 +29,9 @@ export interface CadgenSlice {
   cadgenDocument: OpenCdslDocument | null;
   cadgenValidation: CdslValidationState;
   cadgenBuild: CdslBuildState;
+  /** How the next build lays out its orthographic drawings (first angle by default, as GB/T 4458.1). */
+  cadgenProjectionMethod: ProjectionMethodName;
+  setCadgenProjectionMethod(method: ProjectionMethodName): void;
   loadCadgenExamples(): Promise<void>;
   /** Opens a bundled example and validates it. */
   openCadgenExample(name: string): Promise<void>;
@@ -66,6 +69,11 @@ export function createCadgenSlice<S extends ShellSlice & CadgenSlice>({ set, get
     cadgenDocument: null,
     cadgenValidation: { status: 'idle' },
     cadgenBuild: { status: 'idle' },
+    cadgenProjectionMethod: 'first_angle',
+
+    setCadgenProjectionMethod(method) {
+      patch({ cadgenProjectionMethod: method });
+    },
 
     async loadCadgenExamples() {
       const examples = get().unwrap(await bridge.cadgenListExamples({}));
@@ -95,7 +103,7 @@ export function createCadgenSlice<S extends ShellSlice & CadgenSlice>({ set, get
         patch({ cadgenBuild: { ...current, phase: event.phase, done: event.done, total: event.total } });
       });
       try {
-        const result = await bridge.cadgenBuild({ documentJson: open.documentJson, taskId, ...(open.claimsJson ? { claimsJson: open.claimsJson } : {}) });
+        const result = await bridge.cadgenBuild({ documentJson: open.documentJson, taskId, projectionMethod: get().cadgenProjectionMethod, ...(open.claimsJson ? { claimsJson: open.claimsJson } : {}) });
         if (get().cadgenDocument !== open) return;
         patch({ cadgenBuild: result.ok ? { status: 'done', result: result.value } : { status: 'failed', error: result.error } });
       } finally {

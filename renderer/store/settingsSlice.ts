@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { providerInputSchema, settingsViewSchema } from '../../shared/ipc/contracts/platform';
+import type { providerInputSchema, settingsViewSchema, SystemCheckReport } from '../../shared/ipc/contracts/platform';
 import type { AppErrorData } from '../../shared/errors';
 import type { ShellSlice } from './shellSlice';
 import type { SliceContext } from './types';
@@ -13,6 +13,8 @@ export type ProviderTestState =
   | { status: 'ok'; model: string; latencyMs: number }
   | { status: 'failed'; error: AppErrorData };
 
+export type SystemCheckState = { status: 'running' } | { status: 'done'; report: SystemCheckReport } | { status: 'failed'; error: AppErrorData };
+
 /** Settings as the main side reports them (keys only as `keyConfigured`). */
 export interface SettingsSlice {
   settings: SettingsView | null;
@@ -25,6 +27,9 @@ export interface SettingsSlice {
   setRoleModel(role: RoleName, value: { providerId: string; model: string } | null): Promise<void>;
   saveCad(host: string, port: number): Promise<void>;
   testProvider(id: string): Promise<void>;
+  systemCheck: SystemCheckState | null;
+  /** Runs Settings → System check; failures of single checks are rows of the report. */
+  runSystemCheck(liveModels: boolean): Promise<void>;
 }
 
 export function createSettingsSlice<S extends ShellSlice & SettingsSlice>({ set, get, bridge }: SliceContext<S>): SettingsSlice {
@@ -34,6 +39,12 @@ export function createSettingsSlice<S extends ShellSlice & SettingsSlice>({ set,
   return {
     settings: null,
     providerTests: {},
+    systemCheck: null,
+    async runSystemCheck(liveModels) {
+      set({ systemCheck: { status: 'running' } } as Partial<S>);
+      const result = await bridge.runSystemCheck({ liveModels });
+      set({ systemCheck: result.ok ? { status: 'done', report: result.value } : { status: 'failed', error: result.error } } as Partial<S>);
+    },
     async loadSettings() {
       apply(get().unwrap(await bridge.getSettings({})));
     },

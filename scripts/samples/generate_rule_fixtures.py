@@ -132,7 +132,7 @@ manifest = [
     build("SET-001.dxf", "SET-001", sheets=2, fields=[dict(FIELDS, sheets="共 2 张 第 1 张"), dict(FIELDS, title="法兰盖", sheets="共 2 张 第 1 张")]),
     build("SET-001.neg.dxf", None, sheets=2, fields=[dict(FIELDS, sheets="共 2 张 第 1 张"), dict(FIELDS, title="法兰盖", drawingNo="CS-1002", sheets="共 2 张 第 2 张")]),
     build("LAY-002.dxf", "LAY-002", doc_args={"centre_linetype": "Continuous"}),
-    build("TXT-002.dxf", "TXT-002", extra=lambda msp: text(msp, "去毛刺", 40, 50, 2.5)),
+    build("TXT-002.dxf", "TXT-002", extra=lambda msp: text(msp, "去毛刺", 40, 50, 5, style="Standard")),
     build("SCL-001.dxf", "SCL-001", fields=dict(FIELDS, scale="1:3.5")),
     build("TB-002.dxf", "TB-002", fields=without("material", "weight")),
     build("DIM-003.dxf", "DIM-003", dimension=False),

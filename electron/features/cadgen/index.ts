@@ -12,6 +12,8 @@ export type { CadRuntime, BuildOutcome, BuildOutputs, FeatureReport, FaceMesh, P
 export type { ArtifactPublisher, ArtifactEncoders, ArtifactManifest, ArtifactFile } from './ports/artifactPublisher';
 export type { CdslDocument, CdslFeature, CdslFragment } from './domain/document';
 export { CDSL_VERSION } from './domain/document';
+export { DEFAULT_PROJECTION_METHOD, VIEW_CAMERAS, viewsFor } from './domain/drawingViews';
+export type { ProjectionMethod, ViewCamera } from './domain/drawingViews';
 export type { TopologySnapshot, FaceInfo, EdgeInfo, FeatureRefInfo, Measurements } from './domain/topology';
 export type { OperationContract } from './domain/contracts/types';
 export type { ClaimVerifier, ClaimStatus } from './domain/verifiers/types';
@@ -23,3 +25,6 @@ export { OCCT_OPERATION_IDS } from './adapters/occt/operationIds';
 export { encodeGlb } from './adapters/artifacts/glbEncoder';
 export { renderPng } from './adapters/artifacts/pngRenderer';
 export { createFsPublisher } from './adapters/artifacts/fsPublisher';
+export { cadgenMigrations } from './adapters/store/migrations';
+export { createSqliteTaskRepository } from './adapters/store/sqliteTaskRepository';
+export { createFsTaskArtifacts } from './adapters/store/fsTaskArtifacts';

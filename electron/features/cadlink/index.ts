@@ -19,6 +19,8 @@ export type { ToolContent, ToolDescriptor, ToolResult } from './domain/protocol/
 export type { ToolProvider } from './ports/toolProvider';
 export { startJsonRpcLineServer } from './adapters/tcp/jsonRpcLineServer';
 export type { JsonRpcLineServer, JsonRpcLineServerOptions } from './adapters/tcp/jsonRpcLineServer';
+export { CAD_AUTH_METHOD, makeAuthNotification, tokenProblem } from './domain/protocol/authToken';
+export { withCadToken } from './application/tokenSocket';
 
 // Client side: errors, endpoint parsing, backoff, tool policy, capability map, CAD client.
 export { parseEndpoint, formatEndpoint, describeHowToStart } from './domain/protocol/cadErrors';
@@ -42,8 +44,10 @@ export type { ConformanceCheck } from './application/conformanceChecks';
 // Embedded DXF backend: serves a drawing of the drawing slice over the same tool surface as the
 // AutoCAD plugin.
 export { openDxfBackend } from './adapters/dxfFile/openDxfBackend';
+export { createConfinedSaveLocator } from './adapters/savePolicy/confinedSavePath';
+export type { SavePolicy } from './adapters/savePolicy/confinedSavePath';
 export { createDxfToolProvider } from './application/dxfBackend/dxfToolProvider';
-export type { DxfBackendDeps, DxfDrawingSink } from './application/dxfBackend/session';
+export type { DxfBackendDeps, DxfDrawingSink, DxfSaveLocator } from './application/dxfBackend/session';
 export { createCadBridgeHandlers, describeFailure } from './application/cadBridgeHandlers';
 export type { CadBridgeDeps, CadBridgeHandlers } from './application/cadBridgeHandlers';
 export { parseCadBridgeConfig, CAD_BRIDGE_USAGE, DEFAULT_MAX_RESULT_BYTES } from './application/cadBridgeConfig';

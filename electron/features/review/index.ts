@@ -25,3 +25,5 @@ export { createSqliteReviewStore } from './adapters/sqliteReviewStore';
 export { createFolderOutput } from './adapters/folderOutput';
 export { reviewFrameWithLlm, SUBMIT_TOOL } from './application/llmReview';
 export type { LlmReviewSettings, LlmCallLog } from './application/llmReview';
+export { preflightReviewer, PREFLIGHT_FRAME_ID } from './application/llmPreflight';
+export type { PreflightOutcome } from './application/llmPreflight';

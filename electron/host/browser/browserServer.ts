@@ -1,14 +1,16 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { AppError } from '../../../shared/errors';
-import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from '../../../shared/ipc/wire';
+import { WebSocketServer } from 'ws';
+import { IPC_SUBPROTOCOL, MAX_CLIENT_MESSAGE_BYTES } from '../../../shared/ipc/wire';
 import type { EventSink } from '../../platform/events/eventBus';
 import type { IpcRouter } from '../../platform/ipc/router';
 import { contentSecurityPolicy } from '../../platform/ipc/csp';
+import { LARGE_MESSAGE_BUDGET_BYTES, serveIpcSocket } from './ipcSocket';
+import { ASSET_COOKIE, cookieValue, hostAllowed, offeredSubprotocols, parseTarget, sameSecret, subprotocolToken } from './requestGuards';
 
 export interface BrowserServerOptions {
   router: IpcRouter;
@@ -20,6 +22,10 @@ export interface BrowserServerOptions {
   port: number;
   /** Fixed token for tests; default: 32 random bytes, hex. */
   token?: string;
+  /** Open IPC sockets at once (one per tab). Default 6. */
+  maxSockets?: number;
+  /** Bytes of large messages decoded at once over all sockets. Default LARGE_MESSAGE_BUDGET_BYTES. */
+  largeMessageBudgetBytes?: number;
   onInternalError: (error: unknown) => void;
 }
 
@@ -30,7 +36,6 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'cadsight_session';
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -43,109 +48,103 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-function sameSecret(a: string | undefined | null, b: string): boolean {
-  if (!a) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
-function cookieValue(req: IncomingMessage): string | undefined {
-  const header = req.headers.cookie ?? '';
-  for (const part of header.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
-  }
-  return undefined;
-}
+const DEFAULT_MAX_SOCKETS = 6;
+// A browser opens about six connections per host for assets; a few tabs fit.
+const MAX_HTTP_CONNECTIONS = 48;
 
 /**
  * Browser mode host: serves the built renderer and carries the IPC contract over a WebSocket,
- * on 127.0.0.1 only. The per-launch token must come with the first page load (`/?token=`);
- * the server then sets an HttpOnly, SameSite=Strict cookie that authorises assets and the
- * WebSocket. Requests without a valid token or cookie get 403; WebSocket upgrades also need
- * the server's own Origin.
+ * on 127.0.0.1 only, to requests whose Host is exactly `127.0.0.1:<port>` (DNS rebinding).
+ * The per-launch token comes with the first page load (`/?token=`); the page keeps it in
+ * sessionStorage and offers it as a WebSocket subprotocol. Cookies are not port-scoped, so the
+ * only cookie set is an asset cookie (a second random value) that lets the page load its own
+ * static files and never opens the IPC socket. Upgrades also need the server's own Origin.
+ * Malformed requests get 400, never an exception.
  */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
+  const assetKey = randomBytes(32).toString('hex');
   const staticRoot = path.resolve(options.staticDir);
+  const budget = { inFlightBytes: 0, limitBytes: options.largeMessageBudgetBytes ?? LARGE_MESSAGE_BUDGET_BYTES };
   let origin = '';
+  let port = 0;
 
-  const authorised = (req: IncomingMessage, url: URL): boolean =>
-    sameSecret(url.searchParams.get('token'), token) || sameSecret(cookieValue(req), token);
+  const pageAuthorised = (req: IncomingMessage, url: URL): boolean => sameSecret(url.searchParams.get('token'), token) || sameSecret(cookieValue(req, ASSET_COOKIE), assetKey);
 
   const refuse = (res: ServerResponse, status: number, text: string): void => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
     res.end(text);
   };
 
-  const server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
-      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
-      if (!authorised(req, url)) return refuse(res, 403, 'CadSight: missing or wrong access token. Open the URL printed by `npm run serve`.');
-      const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
-      const file = path.resolve(staticRoot, `.${relative}`);
-      if (file !== staticRoot && !file.startsWith(staticRoot + path.sep)) return refuse(res, 404, 'Not found');
-      const info = await stat(file).catch(() => null);
-      if (!info?.isFile()) return refuse(res, 404, 'Not found');
-      const headers: Record<string, string> = {
-        'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-        'content-length': String(info.size),
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-store',
-      };
-      if (file.endsWith('.html')) {
-        headers['content-security-policy'] = contentSecurityPolicy({ connectOrigin: origin.replace(/^http/, 'ws') });
-        headers['x-frame-options'] = 'DENY';
-        headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-      }
-      res.writeHead(200, headers);
-      if (req.method === 'HEAD') return res.end();
-      createReadStream(file).pipe(res);
-    })().catch((error: unknown) => {
-      options.onInternalError(error);
-      if (!res.headersSent) refuse(res, 500, 'Internal error');
-    });
-  });
-
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
-    if (url.pathname !== '/ipc' || !authorised(req, url) || req.headers.origin !== origin) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
-  });
-
-  const serveSocket = (ws: WebSocket): void => {
-    const send = (message: unknown): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  const serveStatic = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hostAllowed(req, port)) return refuse(res, 403, 'CadSight: wrong Host header.');
+    const url = parseTarget(req, origin);
+    if (url === null) return refuse(res, 400, 'Bad request');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
+    if (!pageAuthorised(req, url)) return refuse(res, 403, 'CadSight: missing or wrong access token. Open the URL printed by `npm run serve`.');
+    const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+    const file = path.resolve(staticRoot, `.${relative}`);
+    if (file !== staticRoot && !file.startsWith(staticRoot + path.sep)) return refuse(res, 404, 'Not found');
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return refuse(res, 404, 'Not found');
+    const headers: Record<string, string> = {
+      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+      'content-length': String(info.size),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
     };
-    const unsubscribe = options.subscribeEvents((event, payload) => send({ t: 'event', event, payload }));
-    ws.on('close', unsubscribe);
-    ws.on('message', (data) => {
-      let message;
-      try {
-        message = clientMessageSchema.parse(JSON.parse(String(data)));
-      } catch {
-        send({ t: 'error', error: new AppError('IPC_BAD_MESSAGE', 'Malformed message on the IPC socket.').toData() });
-        return;
-      }
-      void options.router
-        .dispatch(message.channel, message.input, { transport: 'browser' })
-        .then((result) => send({ t: 'result', id: message.id, result }));
-    });
+    if (file.endsWith('.html')) {
+      headers['content-security-policy'] = contentSecurityPolicy({ connectOrigin: origin.replace(/^http/, 'ws') });
+      headers['x-frame-options'] = 'DENY';
+      headers['set-cookie'] = `${ASSET_COOKIE}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`;
+    }
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file).pipe(res);
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+  const server = createServer((req, res) => {
+    serveStatic(req, res).catch((error: unknown) => {
+      options.onInternalError(error);
+      if (!res.headersSent) refuse(res, 500, 'Internal error');
+      else res.destroy();
+    });
+  });
+  server.maxConnections = MAX_HTTP_CONNECTIONS;
+  server.on('clientError', (_error, socket: Duplex) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, handleProtocols: (offered) => (offered.has(IPC_SUBPROTOCOL) ? IPC_SUBPROTOCOL : false) });
+  const maxSockets = options.maxSockets ?? DEFAULT_MAX_SOCKETS;
+  const reject = (socket: Duplex, status: string): void => {
+    socket.on('error', () => undefined);
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      socket.on('error', () => undefined);
+      const url = parseTarget(req, origin);
+      if (url === null) return reject(socket, '400 Bad Request');
+      const offeredToken = subprotocolToken(offeredSubprotocols(req));
+      if (!hostAllowed(req, port) || url.pathname !== '/ipc' || !sameSecret(offeredToken, token) || req.headers.origin !== origin) return reject(socket, '403 Forbidden');
+      if (wss.clients.size >= maxSockets) return reject(socket, '503 Service Unavailable');
+      wss.handleUpgrade(req, socket, head, (ws) => serveIpcSocket(ws, { router: options.router, subscribeEvents: options.subscribeEvents, budget, onInternalError: options.onInternalError }));
+    } catch (error) {
+      options.onInternalError(error);
+      reject(socket, '400 Bad Request');
+    }
+  });
+
+  await new Promise<void>((resolve, rejectListen) => {
+    server.once('error', rejectListen);
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  port = typeof address === 'object' && address ? address.port : options.port;
   origin = `http://127.0.0.1:${port}`;
 
   return {

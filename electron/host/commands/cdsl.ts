@@ -20,12 +20,14 @@ import {
 const USAGE = `Usage:
   cadsight cdsl validate <doc.json>
   cadsight cdsl build <doc.json> [--out <dir>] [--claims <claims.json>] [--json] [--timeout-ms <n>]
+                    [--projection first-angle|third-angle]
   cadsight cdsl topology <doc.json>          faces/edges/features with their selector tokens
   cadsight cdsl contracts [atomic_id]        offered operations, or one operation's contract and fragment schema
 
 build rebuilds the CDSL document on OpenCascade, evaluates the claims and, with --out, publishes
-model.step, model.glb, view-{front,top,right,iso}.{svg,png}, measurements.json, topology.json and
-manifest.json. Exit code 0 when every feature builds and no deterministic claim fails, 1 otherwise,
+model.step, model.glb, view-{front,top,left,iso}.{svg,png} (third angle: right instead of left),
+measurements.json, topology.json and manifest.json. Drawings use first-angle projection (GB/T 4458.1)
+unless --projection third-angle is given. Exit code 0 when every feature builds and no deterministic claim fails, 1 otherwise,
 2 for usage or schema errors.
 `;
 
@@ -102,9 +104,9 @@ export const cdslCommand = {
   name: 'cdsl',
   summary: 'CDSL parts: validate, build (STEP/GLB/drawings + claims), topology, contracts',
   async run(args: string[]): Promise<number> {
-    let parsed: ReturnType<typeof parseArgs<{ options: { out: { type: 'string' }; claims: { type: 'string' }; json: { type: 'boolean' }; 'timeout-ms': { type: 'string' }; help: { type: 'boolean'; short: 'h' } }; allowPositionals: true; strict: true }>>;
+    let parsed: ReturnType<typeof parseArgs<{ options: { out: { type: 'string' }; claims: { type: 'string' }; json: { type: 'boolean' }; 'timeout-ms': { type: 'string' }; projection: { type: 'string' }; help: { type: 'boolean'; short: 'h' } }; allowPositionals: true; strict: true }>>;
     try {
-      parsed = parseArgs({ args, options: { out: { type: 'string' }, claims: { type: 'string' }, json: { type: 'boolean' }, 'timeout-ms': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args, options: { out: { type: 'string' }, claims: { type: 'string' }, json: { type: 'boolean' }, 'timeout-ms': { type: 'string' }, projection: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
     } catch (error) {
       process.stderr.write(`cadsight cdsl: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
@@ -132,6 +134,8 @@ export const cdslCommand = {
     const claims = values.claims ? parseClaims(catalog, await readJson(values.claims, 'claims')) : [];
     const timeoutMs = values['timeout-ms'] ? Number(values['timeout-ms']) : undefined;
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new AppError(CdslErrorCode.schemaInvalid, '--timeout-ms must be a positive integer');
+    const projection = values.projection;
+    if (projection !== undefined && projection !== 'first-angle' && projection !== 'third-angle') throw new AppError(CdslErrorCode.schemaInvalid, '--projection must be first-angle or third-angle');
     return withRuntime(timeoutMs, async (runtime) => {
       if (sub === 'topology') {
         const outcome = await runtime.build(document, { step: false, meshes: false, projections: false });
@@ -143,7 +147,7 @@ export const cdslCommand = {
       const publisher = values.out ? createFsPublisher(() => new Date()) : undefined;
       const report = await buildDocument(
         { catalog, runtime, ...(publisher ? { publisher, encoders: { glb: encodeGlb, png: renderPng } } : {}) },
-        { document, claims, stage: 'final', ...(values.out ? { outDir: values.out } : {}) },
+        { document, claims, stage: 'final', projectionMethod: projection === 'third-angle' ? 'third_angle' : 'first_angle', ...(values.out ? { outDir: values.out } : {}) },
       );
       process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report));
       return report.ok ? 0 : 1;

@@ -1,5 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -28,6 +30,79 @@ function exchange(port: number, requests: object[]): Promise<any[]> {
     socket.write(requests.map((r) => JSON.stringify(r)).join('\n') + '\n');
   });
 }
+
+/** Starts `cadsight dxf-server` and resolves with its port once it prints the listening line. */
+async function startServer(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, 'dxf-server', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+  });
+  const port = Number(/:(\d+)/.exec(line)![1]);
+  return {
+    child,
+    port,
+    stop: async () => {
+      const exit = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exit;
+    },
+  };
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { timeout: 30_000, env }, (error, stdout) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout }));
+  });
+}
+
+const TOKEN = 'dxf-server-test-token-42';
+
+describe('cadsight dxf-server against other local clients', () => {
+  it('never writes over the original or outside its folder, however the path is spelled', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'dxf-server-save-')));
+    const source = path.join(dir, 'orig.dxf');
+    copyFileSync(DRAWING, source);
+    const server = await startServer([source]);
+    try {
+      const spellings = [`${dir}//orig.dxf`, `${dir}/./orig.dxf`, `${dir}/x/../orig.dxf`, path.join(tmpdir(), 'dxf-server-escaped.dxf'), `${dir}/../escaped.ai-review.dxf`];
+      const replies = await exchange(server.port, [
+        { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'add_text', arguments: { position: [0, 0], text: 'x' } } },
+        ...spellings.map((p, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'save_drawing', arguments: { path: p, overwrite_original: true } } })),
+        { jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'save_drawing', arguments: {} } },
+      ]);
+      for (const reply of replies.slice(1, -1)) {
+        expect(reply.result.isError).toBe(true);
+        expect(JSON.parse(reply.result.content[0].text).code).toMatch(/^CAD_DXF_(OVERWRITE|SAVE)_REFUSED$/);
+      }
+      expect(readFileSync(source)).toEqual(readFileSync(DRAWING));
+      expect(existsSync(path.join(tmpdir(), 'dxf-server-escaped.dxf'))).toBe(false);
+      expect(existsSync(path.join(path.dirname(dir), 'escaped.ai-review.dxf'))).toBe(false);
+      expect(JSON.parse(replies.at(-1).result.content[0].text).path).toBe(path.join(dir, 'orig.ai-review.dxf'));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('with --token serves verify-cad given the same token and closes connections without it', async () => {
+    const server = await startServer([DRAWING, '--token', TOKEN]);
+    try {
+      const without = await cli(['verify-cad', `127.0.0.1:${server.port}`, '--json', '--timeout-ms', '1000']);
+      expect(without.code).not.toBe(0);
+      const withToken = await cli(['verify-cad', `127.0.0.1:${server.port}`, '--token', TOKEN]);
+      expect(withToken.stdout).toContain('All 11 checks passed');
+      expect(withToken.code).toBe(0);
+      const fromEnv = await cli(['verify-cad', `127.0.0.1:${server.port}`], { ...process.env, CADSIGHT_CAD_TOKEN: TOKEN });
+      expect(fromEnv.code).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
 
 describe('cadsight dxf-server', () => {
   it('prints its address, serves tools/list and tools/call over TCP, and stops on SIGTERM', async () => {

@@ -6,6 +6,7 @@ import type { CliCommand } from './cliCommand';
 const commands: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
   // Each slice registers its commands here, one line each.
   cdsl: { summary: 'CDSL parts: validate, build (STEP/GLB/drawings + claims), topology, contracts', load: async () => (await import('./cdsl')).cdslCommand },
+  doctor: { summary: 'Check what works here: kernel, fonts, ffmpeg, data folder, providers, AutoCAD address', load: async () => (await import('./doctor')).doctorCommand },
   'dxf-server': { summary: 'Serve a DXF drawing over the cad_mcp_frame protocol (embedded backend)', load: async () => (await import('./dxfServer')).dxfServerCommand },
   'llm-check': { summary: 'Check an LLM provider: text, image, forced tool call, tool loop', load: async () => (await import('./llmCheck')).llmCheckCommand },
   review: { summary: 'Review a drawing (DXF file or --cad host:port) against the checklist; JSON + Markdown report', load: async () => (await import('./review')).reviewCommand },

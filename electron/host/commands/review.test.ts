@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -18,11 +18,12 @@ import {
   type ReviewReport,
 } from '../../features/review/index';
 import { openDxfReviewEndpoints, parseReviewArgs, reviewCommand } from './review';
+import { ezdxfPython } from '../../testSupport/prereqs';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const sample = path.join(repoRoot, 'resources/samples/cadsight_sample_gb_a3_3frames.dxf');
 const flange = path.join(repoRoot, 'electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
-const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
+const python = ezdxfPython('review.test approved annotations');
 
 let dir: string;
 let stdout: string;
@@ -121,7 +122,7 @@ describe('cadsight review on the embedded DXF backend', () => {
   });
 });
 
-describe.skipIf(!hasEzdxf)('approved annotations written to a DXF copy', () => {
+describe.skipIf(!python)('approved annotations written to a DXF copy', () => {
   it('writes two approved leaders that ezdxf reads back, and a re-run of the saved copy writes nothing new', async () => {
     const file = path.join(dir, 'sample.dxf');
     copyFileSync(sample, file);
@@ -147,7 +148,7 @@ describe.skipIf(!hasEzdxf)('approved annotations written to a DXF copy', () => {
       expect(outcome.saved).toContain('sample.ai-review.dxf');
 
       const readBack = execFileSync(
-        '/usr/bin/python3',
+        python!,
         ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")], "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
         { encoding: 'utf8' },
       );
@@ -211,15 +212,121 @@ describe('cadsight review with a configured reviewer model', () => {
       expect(report.options.llm).toBe(true);
       expect(report.notEvaluated).toEqual([]);
       expect(report.findings.filter((f) => f.source === 'llm').map((f) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
-      expect(provider.requests).toHaveLength(3);
+      expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
 
       // --no-llm keeps it rules-only even with a configured model.
       const rules = path.join(dir, 'rules');
       await reviewCommand.run([sample, '--out', rules, '--no-llm']);
       expect(readReport(rules).options.llm).toBe(false);
-      expect(provider.requests).toHaveLength(3);
+      expect(provider.requests).toHaveLength(1 + 3);
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe('cadsight review with a reviewer model that fails', () => {
+  const failures = [
+    { name: 'answers HTTP 500', step: { error: { status: 500, body: { error: { message: 'upstream exploded' } } } } },
+    { name: 'stays rate-limited (429) past the retry budget', step: { error: { status: 429, retryAfter: 0, body: { error: { message: 'slow down' } } } } },
+    { name: 'hangs past the request timeout', step: { delayMs: 8_000, text: 'too late' } },
+  ] as const;
+
+  for (const failure of failures) {
+    it(`keeps every rule finding and exits above the rules-only code when the model ${failure.name}`, async () => {
+      const { startScriptedProvider } = await import('../../testSupport/scriptedProvider');
+      const { createPlatformRuntime } = await import('../composition/platformRuntime');
+      const provider = await startScriptedProvider({ script: () => failure.step });
+      vi.stubEnv('CADSIGHT_LLM_TIMEOUT_MS', '1000');
+      try {
+        const rulesOut = path.join(dir, 'rules');
+        const rulesCode = await reviewCommand.run([sample, '--out', rulesOut, '--no-llm']);
+        expect(rulesCode).toBe(1);
+        const runtime = createPlatformRuntime({ env: process.env, systemLocale: 'zh-CN', logName: 'test.log' });
+        runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+        runtime.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
+        runtime.close();
+
+        const out = path.join(dir, 'failing');
+        const code = await reviewCommand.run([sample, '--out', out, '--concurrency', '2']);
+        expect(code).toBe(4);
+        expect(code).toBeGreaterThan(rulesCode);
+        const report = readReport(out);
+        expect(report.frames.map((f) => [f.status, f.error?.code])).toEqual(report.frames.map(() => ['llm_failed', 'LLM_TRANSPORT_UNAVAILABLE']));
+        expect(planted(report)).toEqual(planted(readReport(rulesOut)));
+        expect(report.summary).toMatchObject({ hasBlocking: true, llmFailedFrames: 3 });
+        expect(report.notEvaluated.map((n) => n.checklistItemId)).toEqual(['LLM-001', 'LLM-002', 'LLM-003', 'LLM-004', 'LLM-005']);
+        expect(report.notEvaluated.every((n) => n.frameIds?.length === 3)).toBe(true);
+        const markdown = readFileSync(path.join(out, 'report.md'), 'utf8');
+        expect(markdown).toContain('AI 审查未能运行，本图框只有规则审查结果');
+        expect(markdown).not.toContain('未发现问题。');
+      } finally {
+        await provider.close();
+      }
+    }, 30_000);
+  }
+
+  it('exits 3, not 0, when the drawing is clean for the rules and the AI step failed', async () => {
+    const { reviewExitCode } = await import('./review');
+    const summary = { total: 0, bySeverity: { blocking: 0, major: 0, minor: 0, info: 0 }, hasBlocking: false, frames: 1, failedFrames: 0, llmFailedFrames: 1 };
+    const report = { summary } as unknown as ReviewReport;
+    expect(reviewExitCode({ runId: 'r', status: 'completed', report: { ...report, summary: { ...summary, llmFailedFrames: 0 } } })).toBe(0);
+    expect(reviewExitCode({ runId: 'r', status: 'completed_with_errors', report })).toBe(3);
+    expect(reviewExitCode({ runId: 'r', status: 'cancelled' })).toBe(2);
+  });
+});
+
+describe('DIM-001 on a drawing written without stored measurements', () => {
+  it.skipIf(!python)('flags exactly the displayed values that disagree with the geometry, for every dimension kind', async () => {
+    const file = path.join(dir, 'dims.dxf');
+    const generator = path.join(repoRoot, 'electron/testSupport/fixtures/dxf/generate_dims_without_measurement.py');
+    const expected = JSON.parse(execFileSync(python!, [generator, file], { encoding: 'utf8' })) as Record<string, { flagged: boolean }>;
+    const out = path.join(dir, 'dims');
+    expect(await reviewCommand.run([file, '--out', out, '--no-llm', '--lang', 'en'])).toBe(1);
+    const flagged = readReport(out).findings.filter((f) => f.checklistItemId === 'DIM-001').flatMap((f) => f.evidenceRefs.filter((r) => r.startsWith('entity:')).map((r) => r.slice(7)));
+    const want = Object.entries(expected).filter(([, e]) => e.flagged).map(([handle]) => handle);
+    expect(flagged.sort()).toEqual(want.sort());
+    expect(want.length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('a drawing without handles', () => {
+  /** An R12-style ENTITIES-only DXF without group 5, as recovered and hand-written files are. */
+  function handlelessDxf(): string {
+    const tags: (string | number)[] = [0, 'SECTION', 2, 'ENTITIES'];
+    for (let i = 0; i < 20; i++) tags.push(0, 'LINE', 8, 'GEOM', 10, 10 * i, 20, 5, 11, 10 * i, 21, 5);
+    for (let i = 0; i < 3; i++) tags.push(0, 'LINE', 8, 'GEOM', 10, 0, 20, 50, 11, 100, 21, 50);
+    tags.push(0, 'ENDSEC', 0, 'EOF');
+    const file = path.join(dir, 'no-handles.dxf');
+    // Bytes after EOF, as truncated copies and recovered files have: the reader skips them.
+    writeFileSync(file, `${tags.join('\n')}\n999\ngarbage\n`);
+    return file;
+  }
+
+  it('reports one finding per detector hit, identified by geometry fingerprints, with readable messages', async () => {
+    const file = handlelessDxf();
+    const { source } = await openDxfReviewEndpoints(file);
+    const detector = JSON.parse((await source.callTool('find_zero_length', {})).content.map((c) => (c.type === 'text' ? c.text : '')).join(''));
+    const out = path.join(dir, 'no-handles');
+    await reviewCommand.run([file, '--out', out, '--no-llm']);
+    const findings = readReport(out).findings;
+    const zero = findings.filter((f) => f.checklistItemId === 'GEO-001');
+    expect(zero).toHaveLength(detector.entities.length);
+    expect(zero).toHaveLength(20);
+    expect(new Set(zero.map((f) => f.id)).size).toBe(20);
+    const duplicates = findings.filter((f) => f.checklistItemId === 'GEO-002');
+    expect(duplicates).toHaveLength(1);
+    expect(duplicates[0]!.evidenceRefs.filter((r) => r.startsWith('entity:fp:'))).toHaveLength(3);
+    for (const f of findings) {
+      expect(f.message).not.toMatch(/句柄\s+[）)、]|handle\s+[),]/);
+      expect(f.evidenceRefs).not.toContain('entity:');
+    }
+    // The report says the file was repaired, in the run's language.
+    expect(readReport(out).drawing.problems.map((p) => p.kind)).toContain('trailing_data');
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('图纸经修复后读取');
+    // A re-run gives the same ids.
+    const again = path.join(dir, 'no-handles-2');
+    await reviewCommand.run([file, '--out', again, '--no-llm']);
+    expect(readReport(again).findings.map((f) => f.id)).toEqual(findings.map((f) => f.id));
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend } from '../../features/cadlink/index';
+import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, withCadToken } from '../../features/cadlink/index';
 import {
   createFolderOutput,
   createSqliteReviewStore,
@@ -108,7 +108,7 @@ export async function openDxfReviewEndpoints(file: string): Promise<{ source: Dr
 async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingSource; close: () => void }> {
   if (options.file !== null) return { source: (await openDxfReviewEndpoints(options.file)).source, close: () => undefined };
   const { host, port } = options.cad!;
-  const client = createCadClient({ host, port, socketFactory: connectTcpSocket, clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
+  const client = createCadClient({ host, port, socketFactory: withCadToken(connectTcpSocket, process.env.CADSIGHT_CAD_TOKEN?.trim() || undefined), clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
   return { source: clientDrawingPort(`${host}:${port}`, client, AUTOCAD_CAPABILITIES), close: () => client.close() };
 }
 
@@ -135,7 +135,7 @@ function reviewerModel(settings: SettingsService, noLlm: boolean, log: Logger) {
     throw error;
   }
   const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
-  return { gateway, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
+  return { gateway, model: `${provider.id}/${provider.model}`, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
 }
 
 function printPlan(plan: ReviewPlan, json: boolean): void {
@@ -152,7 +152,7 @@ function printPlan(plan: ReviewPlan, json: boolean): void {
 function printResult(result: ReviewRunResult, outDir: string, json: boolean): void {
   const summary = result.report?.summary;
   if (json) {
-    print(JSON.stringify({ runId: result.runId, status: result.status, out: outDir, summary: summary ?? null, findings: result.report?.findings ?? [] }, null, 2));
+    print(JSON.stringify({ runId: result.runId, status: result.status, exitCode: reviewExitCode(result), out: outDir, summary: summary ?? null, notEvaluated: result.report?.notEvaluated ?? [], findings: result.report?.findings ?? [] }, null, 2));
     return;
   }
   print(`Run ${result.runId}: ${result.status}`);
@@ -161,15 +161,41 @@ function printResult(result: ReviewRunResult, outDir: string, json: boolean): vo
     return;
   }
   const s = summary.bySeverity;
-  print(`Findings: ${summary.total} (blocking ${s.blocking}, major ${s.major}, minor ${s.minor}, info ${s.info}); frames ${summary.frames}, failed ${summary.failedFrames}`);
+  print(`Findings: ${summary.total} (blocking ${s.blocking}, major ${s.major}, minor ${s.minor}, info ${s.info}); frames ${summary.frames}, failed ${summary.failedFrames}, AI step failed ${summary.llmFailedFrames}`);
+  for (const item of result.report?.notEvaluated ?? []) if (item.frameIds) print(`Not run: ${item.checklistItemId} on ${item.frameIds.join(', ')} — ${item.reason}`);
   print(`Report: ${path.join(outDir, 'report.md')}`);
+}
+
+/**
+ * Exit codes of `cadsight review` (README "Exit codes"). The rules-only code is a floor: a check
+ * that did not run never lowers it, and has codes of its own.
+ */
+export const REVIEW_EXIT = {
+  /** Every check ran; no blocking finding. */
+  clean: 0,
+  /** Every check ran; at least one blocking finding. */
+  blocking: 1,
+  /** The review did not complete: bad arguments, unreadable drawing, refused model, cancelled. */
+  error: 2,
+  /** Completed with errors (the AI step failed on some frame, or a frame could not be read); no blocking finding. */
+  incomplete: 3,
+  /** Completed with errors and at least one blocking finding. */
+  incompleteBlocking: 4,
+} as const;
+
+/** The exit code of a finished run (see REVIEW_EXIT). */
+export function reviewExitCode(result: ReviewRunResult): number {
+  if (result.status !== 'completed' && result.status !== 'completed_with_errors') return REVIEW_EXIT.error;
+  const blocking = result.report?.summary.hasBlocking ?? false;
+  if (result.status === 'completed_with_errors') return blocking ? REVIEW_EXIT.incompleteBlocking : REVIEW_EXIT.incomplete;
+  return blocking ? REVIEW_EXIT.blocking : REVIEW_EXIT.clean;
 }
 
 /**
  * `cadsight review`: checklist review of a DXF file (embedded backend, in-process) or a live
  * AutoCAD plugin; rule items always, LLM items when a reviewer model is configured (not --no-llm).
- * Exit 0 = no blocking findings, 1 = blocking findings, 2 = error or cancelled run.
- * Shaped as registry.ts's CliCommand (not imported: registry.ts imports this module).
+ * Exit codes: REVIEW_EXIT. Shaped as registry.ts's CliCommand (not imported: registry.ts imports
+ * this module).
  */
 export const reviewCommand = {
   name: 'review',
@@ -208,8 +234,7 @@ export const reviewCommand = {
           ? await resumeReview(withLlm, session, options.resume)
           : await startReview(withLlm, session, checklist, { llm: llm !== undefined, locale: options.lang, frames: options.frames });
         printResult(result, outDir, options.json);
-        if (result.status !== 'completed') return 2;
-        return result.report?.summary.hasBlocking ? 1 : 0;
+        return reviewExitCode(result);
       } finally {
         process.off('SIGINT', onSigint);
         runtime.close();

@@ -7,6 +7,8 @@ import type { SafeStorageLike } from '../../platform/secrets/types';
 import { createCadgenHandlers, findBundledExamples } from './cadgenHandlers';
 import { createPlatformHandlers } from './platformHandlers';
 import { createPlatformRuntime } from './platformRuntime';
+import { runDoctor } from '../doctor/doctorCheck';
+import { systemChecks } from '../doctor/systemChecks';
 import { createReviewHandlers, createReviewWorkspace } from './reviewHandlers';
 import { createVisionHandlers } from './visionHandlers';
 
@@ -46,7 +48,11 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
   const cadRuntime = createOcctRuntime({ workerScript: new URL('../node/occtWorker.js', import.meta.url) });
   const review = createReviewWorkspace(platform, { events, version: options.version });
   const handlers = {
-    ...createPlatformHandlers(platform, identity),
+    // The app's system check reuses its warm kernel and reads providers from Settings (which
+    // already carry the CADSIGHT_* environment overrides).
+    ...createPlatformHandlers(platform, identity, ({ liveModels }) =>
+      runDoctor(systemChecks({ platform, env: options.env, liveModels, envProviders: false, kernel: { get: () => cadRuntime, owned: false } })),
+    ),
     ...createCadgenHandlers(platform, { events, runtime: cadRuntime, examplesDir: findBundledExamples(import.meta.url), clock: () => new Date() }),
     ...createReviewHandlers(review),
     ...createVisionHandlers(platform, { events }),

@@ -73,7 +73,7 @@ describe('cadgen IPC handlers', () => {
     const result = await call<{
       ok: boolean;
       claims: { id: string; status: string; deterministic: boolean; evidence: Record<string, unknown> }[];
-      artifacts: { glb: string; step: string; manifest: string; views: { view: string; svg: string; png: string }[] };
+      artifacts: { glb: string; step: string; manifest: string; views: { view: string; svg: string; png: string }[]; projectionMethod: string };
       measurements: { solid_count: number; volume_mm3: number };
       features: { status: string }[];
     }>('cadgenBuild', { documentJson: flange, claimsJson: flangeClaims, taskId: 'flange-1' });
@@ -84,7 +84,8 @@ describe('cadgen IPC handlers', () => {
     expect(result.measurements.volume_mm3).toBeCloseTo(116867.2467135403, 3);
     for (const claim of result.claims.filter((c) => c.deterministic)) expect({ id: claim.id, status: claim.status }).toEqual({ id: claim.id, status: 'pass' });
     expect(result.claims.find((c) => c.id === 'looks_like_flange')?.status).toBe('pending');
-    expect(result.artifacts.views.map((v) => v.view)).toEqual(['front', 'top', 'right', 'iso']);
+    expect(result.artifacts.views.map((v) => v.view)).toEqual(['front', 'top', 'left', 'iso']);
+    expect(result.artifacts.projectionMethod).toBe('first_angle');
     expect(progress.filter((p) => p.taskId === 'flange-1').map((p) => p.phase)).toEqual([...BUILD_PHASES]);
 
     const glb = await call<{ base64: string; mediaType: string; size: number }>('cadgenGetArtifact', { id: result.artifacts.glb, kind: 'glb' });

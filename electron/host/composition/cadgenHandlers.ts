@@ -26,6 +26,8 @@ import {
   type CadRuntime,
   type Claim,
   type CdslDocument,
+  type ProjectionMethod,
+  viewsFor,
 } from '../../features/cadgen/index';
 import type { ArtifactStore } from '../../platform/artifacts/types';
 import type { EventBus } from '../../platform/events/eventBus';
@@ -147,15 +149,15 @@ function mediaTypeOfName(name: string): string {
   return 'application/json';
 }
 
-function artifactIds(manifest: ArtifactManifest, manifestId: string): CadgenBuildArtifacts {
+function artifactIds(manifest: ArtifactManifest, manifestId: string, method: ProjectionMethod): CadgenBuildArtifacts {
   const byName = new Map(manifest.files.map((f) => [f.name, f]));
   const id = (name: string): string => {
     const file = byName.get(name);
     if (!file) throw new AppError('CDSL_ARTIFACT_WRITE_FAILED', `the build published no ${name}`, { data: { name } });
     return file.sha256;
   };
-  const views = (['front', 'top', 'right', 'iso'] as const).map((view) => ({ view, svg: id(`view-${view}.svg`), png: id(`view-${view}.png`) }));
-  return { glb: id('model.glb'), step: id('model.step'), measurements: id('measurements.json'), views, manifest: manifestId, glbBytes: byName.get('model.glb')?.bytes ?? 0 };
+  const views = viewsFor(method).map((view) => ({ view, svg: id(`view-${view}.svg`), png: id(`view-${view}.png`) }));
+  return { glb: id('model.glb'), step: id('model.step'), measurements: id('measurements.json'), views, projectionMethod: method, manifest: manifestId, glbBytes: byName.get('model.glb')?.bytes ?? 0 };
 }
 
 function toResult(report: BuildReport, claims: Claim[], artifacts: CadgenBuildArtifacts | null): CadgenBuildResult {
@@ -211,7 +213,7 @@ export function createCadgenHandlers(platform: { artifacts: ArtifactStore; log: 
       return { name: document.name, features: document.features.map((f) => ({ id: f.id, atomic_id: f.atomic_id })), claimCount: claims.length };
     },
 
-    async cadgenBuild({ documentJson, claimsJson, taskId }) {
+    async cadgenBuild({ documentJson, claimsJson, taskId, projectionMethod }) {
       const progress = (phase: BuildPhase): void => {
         options.events.emit('progress', { taskId, phase, done: BUILD_PHASES.indexOf(phase), total: BUILD_PHASES.length - 1 });
       };
@@ -228,9 +230,9 @@ export function createCadgenHandlers(platform: { artifacts: ArtifactStore; log: 
         },
         png: renderPng,
       };
-      const report = await buildDocument({ catalog, runtime: options.runtime, publisher, encoders }, { document, claims, stage: 'final', outDir: STORE_OUT_DIR });
+      const report = await buildDocument({ catalog, runtime: options.runtime, publisher, encoders }, { document, claims, stage: 'final', outDir: STORE_OUT_DIR, ...(projectionMethod ? { projectionMethod } : {}) });
       const manifestId = publisher.manifestId();
-      const artifacts = report.artifacts && manifestId ? artifactIds(report.artifacts, manifestId) : null;
+      const artifacts = report.artifacts && manifestId && report.projection_method ? artifactIds(report.artifacts, manifestId, report.projection_method) : null;
       progress('done');
       log.info('cdsl build', { document: document.name, ok: report.ok, features: document.features.length, claims: claims.length, timings_ms: report.timings_ms });
       return toResult(report, claims, artifacts);

@@ -1,4 +1,5 @@
 import type { Migration } from '../../platform/db/types';
+import { cadgenMigrations } from '../../features/cadgen/index';
 import { reviewMigrations } from '../../features/review/index';
 import { visionMigrations } from '../../features/vision/index';
 
@@ -7,4 +8,4 @@ import { visionMigrations } from '../../features/vision/index';
  * entries, so new migrations are only ever added at the END (whatever their slice); never
  * reorder, rename or edit an entry that has shipped.
  */
-export const allMigrations: readonly Migration[] = [...visionMigrations, ...reviewMigrations];
+export const allMigrations: readonly Migration[] = [...visionMigrations, ...reviewMigrations, ...cadgenMigrations];

@@ -1,4 +1,4 @@
-import { platformChannels } from '../../../shared/ipc/contracts/platform';
+import { platformChannels, type SystemCheckReport } from '../../../shared/ipc/contracts/platform';
 import type { HandlerTable } from '../../platform/ipc/router';
 import { createLlmGateway } from '../../platform/llm/gateway';
 import type { PlatformRuntime } from './platformRuntime';
@@ -11,8 +11,12 @@ export interface AppIdentity {
 
 const CONNECTION_TEST_PROMPT = 'Connection test from CadSight. Reply with the single word OK.';
 
-/** Handlers of the platform channels: app info, settings, providers, connection test. */
-export function createPlatformHandlers(platform: PlatformRuntime, identity: AppIdentity): HandlerTable<typeof platformChannels> {
+/** Handlers of the platform channels: app info, settings, providers, connection test, system check. */
+export function createPlatformHandlers(
+  platform: PlatformRuntime,
+  identity: AppIdentity,
+  runSystemCheck: (options: { liveModels: boolean }) => Promise<SystemCheckReport>,
+): HandlerTable<typeof platformChannels> {
   const { settings } = platform;
   return {
     getAppInfo: () => ({
@@ -28,6 +32,7 @@ export function createPlatformHandlers(platform: PlatformRuntime, identity: AppI
     deleteProvider: (input) => settings.deleteProvider(input),
     setRoleModel: (input) => settings.setRoleModel(input),
     setGeneral: (input) => settings.setGeneral(input),
+    runSystemCheck: (input) => runSystemCheck(input),
     async testProvider(input) {
       const provider = settings.resolveProvider({ providerId: input.id, ...(input.model ? { model: input.model } : {}) });
       // One attempt, short budget: a connection test should answer quickly and honestly.

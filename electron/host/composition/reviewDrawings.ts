@@ -59,7 +59,8 @@ const safeName = (name: string): string => path.basename(name).replace(/[^\p{L}\
 async function openDxfDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'sample' | 'dxf' }>): Promise<OpenDrawing> {
   const copy = reviewCopyOf(descriptor.path);
   const served = existsSync(copy) ? copy : descriptor.path;
-  const provider = await openDxfBackend(served);
+  // The app re-saves its own review copy in the data folder, so replacing it is intended.
+  const provider = await openDxfBackend(served, { save: { allowOverwrite: true } });
   const source = readOnlyProviderSource(descriptor.label, provider, DXF_CAPABILITIES);
   const target: DrawingWriteTarget = {
     label: descriptor.label,

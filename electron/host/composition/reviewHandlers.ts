@@ -64,7 +64,7 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
     reviewer(model) {
       const provider = platform.settings.resolveProvider(model ?? { role: 'reviewer' });
       const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
-      return { gateway, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
+      return { gateway, model: `${provider.id}/${provider.model}`, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
     },
     log,
   });

@@ -149,7 +149,7 @@ describe('vision handlers', () => {
       ok: false,
       error: { code: 'VISION_SESSION_NOT_FOUND' },
     });
-    expect(await app.call('visionAnalyze', { images: [], prompt: 'Hi' })).toMatchObject({ ok: false, error: { code: 'VISION_SOURCE_INVALID' } });
+    expect(await app.call('visionAnalyze', { images: [], prompt: 'Hi' })).toMatchObject({ ok: false, error: { code: 'VISION_SOURCES_REQUIRED' } });
     expect(provider.requests).toHaveLength(0);
   });
 

@@ -18,7 +18,10 @@ export interface VisionMcpConfig {
   databaseFile: string;
   ffmpegPath: string;
   videoFps: number;
+  /** Frames one analyze_video call sends: VIDEO_MAX_FRAMES capped at SESSION_MAX_IMAGES. */
   videoMaxFrames: number;
+  /** Start-up notes about values that were capped (logged once; not failures). */
+  notices: string[];
   downloadTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -62,6 +65,10 @@ export function visionConfigFromEnv(env: EnvSource, defaults: { dataDir: string 
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw bad('LOG_LEVEL', 'must be debug, info, warn or error');
   const edge = numberVar(env, 'IMAGE_MAX_EDGE', 1280, { min: 256, max: 8192, integer: true });
   const maxImages = numberVar(env, 'SESSION_MAX_IMAGES', 8, { min: 1, max: 64, integer: true });
+  // picsense's default is VIDEO_MAX_FRAMES=30. Every frame is a session image re-sent each turn,
+  // so the effective count is capped at SESSION_MAX_IMAGES instead of refusing to start.
+  const framesWanted = numberVar(env, 'VIDEO_MAX_FRAMES', Math.min(8, maxImages), { min: 1, max: 1000, integer: true });
+  const notices = framesWanted > maxImages ? [`VIDEO_MAX_FRAMES=${framesWanted} is capped at SESSION_MAX_IMAGES=${maxImages} frames per video call.`] : [];
   return {
     provider: defaultProvider,
     maxImageBytes: Math.floor(numberVar(env, 'MAX_IMAGE_MB', 5, { min: 0.001, max: 100 }) * 1024 * 1024),
@@ -75,7 +82,8 @@ export function visionConfigFromEnv(env: EnvSource, defaults: { dataDir: string 
     databaseFile: path.join(dataDir, 'cadsight.db'),
     ffmpegPath: env.FFMPEG_PATH?.trim() || 'ffmpeg',
     videoFps: numberVar(env, 'VIDEO_FPS', 1, { min: 0.01, max: 30 }),
-    videoMaxFrames: numberVar(env, 'VIDEO_MAX_FRAMES', Math.min(8, maxImages), { min: 1, max: maxImages, integer: true }),
+    videoMaxFrames: Math.min(framesWanted, maxImages),
+    notices,
     downloadTimeoutMs: numberVar(env, 'DOWNLOAD_TIMEOUT_MS', 30_000, { min: 100, max: 600_000, integer: true }),
     logLevel: level,
   };

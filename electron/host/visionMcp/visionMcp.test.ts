@@ -30,7 +30,9 @@ describe('cadsight-vision over stdio', () => {
       expect(tool.description).toBeTruthy();
     }
     const analyze = tools.find((t) => t.name === 'analyze_images')!;
-    expect(analyze.inputSchema.required).toEqual(['image_sources', 'prompt']);
+    // Follow-ups are written as {session_id, prompt}: image_sources must not be schema-required.
+    expect(analyze.inputSchema.required).toEqual(['prompt']);
+    expect(analyze.description).toMatch(/image_sources may be omitted/);
   });
 
   it('analyzes, follows up and zooms in one session, sending the images on every turn', async () => {
@@ -45,7 +47,9 @@ describe('cadsight-vision over stdio', () => {
     expect(first.structuredContent).toMatchObject({ usage: { calls: 1 }, image_indexes: [0] });
     const sessionId = textJson(first).session_id as string;
 
-    const second = await server.call('analyze_images', { image_sources: [], prompt: 'Colour again?', session_id: sessionId });
+    // The follow-up as agents write it: no image_sources at all.
+    const second = await server.call('analyze_images', { prompt: 'Colour again?', session_id: sessionId });
+    expect(second.isError).toBeFalsy();
     expect(textJson(second)).toMatchObject({ session_id: sessionId, summary: 'Red tile.', description: 'Still red.' });
     const third = await server.call('zoom_image', { session_id: sessionId, image_index: 0, region: { x: 0.5, y: 0.5, width: 0.5, height: 0.5 }, prompt: 'Corner?' });
     expect(textJson(third)).toMatchObject({ description: 'The corner is red.', image_indexes: [0, 1] });
@@ -88,6 +92,14 @@ describe('cadsight-vision over stdio', () => {
     const result = await server.call('analyze_images', { image_sources: [], prompt: 'hello', session_id: 'vs_nope' });
     expect(result.isError).toBe(true);
     expect(textJson(result).error).toMatchObject({ code: 'VISION_SESSION_NOT_FOUND', hint: expect.stringContaining('start a new session') });
+  });
+
+  it('refuses a new session without image_sources with a typed error, not a schema fault', async () => {
+    server = await spawnVisionServer([]);
+    const result = await server.call('analyze_images', { prompt: 'hello' });
+    expect(result.isError).toBe(true);
+    expect(textJson(result).error).toMatchObject({ code: 'VISION_SOURCES_REQUIRED', hint: expect.stringContaining('session_id') });
+    expect(server.provider.requests).toHaveLength(0);
   });
 
   it('reports LLM failures as isError results with the gateway code', async () => {

@@ -55,6 +55,23 @@ function parseTimeout(env: EnvSource, id: EnvProviderId): number | undefined {
   return Number(raw);
 }
 
+/**
+ * picsense reads OPENAI_BASE_URL as the server root and posts to `<root>/v1/responses`, while the
+ * OpenAI SDK convention (and our preset) includes `/v1`. A Responses base URL with no path at all
+ * (`https://gw.example.com` or `.../`) therefore gets `/v1` appended; any explicit path is kept
+ * as written, so `https://gw.example.com/openai/v1` or a versionless proxy path still work.
+ */
+export function normalizeResponsesBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  if (url.pathname !== '/' && url.pathname !== '') return baseUrl;
+  return `${baseUrl.replace(/\/+$/, '')}/v1`;
+}
+
 /** True when the environment says anything about provider `id` (a key, base URL or model). */
 function mentioned(env: EnvSource, id: EnvProviderId): boolean {
   const prefix = id.toUpperCase();
@@ -76,6 +93,7 @@ export function providerFromEnv(env: EnvSource, id: string): LlmProviderConfig {
   if (!baseUrl) throw notConfigured(`Provider "${id}" needs ${prefix}_BASE_URL.`, { provider: id, variable: `${prefix}_BASE_URL` });
   if (!/^https?:\/\//.test(baseUrl)) throw notConfigured(`${prefix}_BASE_URL must be an http(s) URL.`, { provider: id, variable: `${prefix}_BASE_URL` });
   const model = nonEmpty(env[`${prefix}_MODEL`]) ?? preset.defaultModel;
+  const wireBaseUrl = preset.protocol === 'openai-responses' ? normalizeResponsesBaseUrl(baseUrl) : baseUrl;
   if (!model) throw notConfigured(`Provider "${id}" needs ${prefix}_MODEL.`, { provider: id, variable: `${prefix}_MODEL` });
   const keyNames = keyEnvNames(id);
   // Keyless: local gateways (Ollama, a local vLLM behind CHAT_BASE_URL) need no key.
@@ -87,7 +105,7 @@ export function providerFromEnv(env: EnvSource, id: string): LlmProviderConfig {
   return {
     id,
     protocol: preset.protocol,
-    baseUrl,
+    baseUrl: wireBaseUrl,
     model,
     getApiKey,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -98,6 +98,7 @@ describe('canary API keys', () => {
         deleteProvider: (input) => service.deleteProvider(input),
         setRoleModel: (input) => service.setRoleModel(input),
         setGeneral: (input) => service.setGeneral(input),
+        runSystemCheck: () => ({ checkedAt: new Date(0).toISOString(), ok: true, items: [] }),
         testProvider: ({ id, model }) => {
           const config = service.resolveProvider({ providerId: id, ...(model ? { model } : {}) });
           return { ok: true as const, model: config.model, latencyMs: 1, reply: `used key of length ${config.getApiKey()?.length ?? 0}` };

@@ -18,6 +18,7 @@ import type { SqliteDatabase } from '../../platform/db/types';
 import { createLlmGateway } from '../../platform/llm/gateway';
 import type { LlmProtocol } from '../../platform/llm/types';
 import { startScriptedProvider, type Script, type ScriptedProvider } from '../scriptedProvider';
+import { toolPath } from '../prereqs';
 
 /** A vision engine wired with real adapters against the scripted provider and a temp SQLite file. */
 export interface VisionHarness {
@@ -80,7 +81,7 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
         maxDocumentBytes: 1024 * 1024,
       }),
       processor,
-      frames: createFfmpegFrameExtractor({ ffmpegPath: options.ffmpegPath ?? '/usr/bin/ffmpeg', maxEdge: options.maxEdge ?? 1280, timeoutMs: 30_000 }),
+      frames: createFfmpegFrameExtractor({ ffmpegPath: options.ffmpegPath ?? toolPath('ffmpeg') ?? 'ffmpeg', maxEdge: options.maxEdge ?? 1280, timeoutMs: 30_000 }),
       clock,
       newId: () => `vs_test_${++ids}`,
       settings,

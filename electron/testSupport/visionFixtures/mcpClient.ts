@@ -33,9 +33,18 @@ export function visionEnv(provider: ScriptedProvider, dir: string, extra: Record
   };
 }
 
-export async function spawnVisionServer(script: Script, extraEnv: (dir: string) => Record<string, string> = () => ({})): Promise<SpawnedVisionServer> {
+/**
+ * Spawns the server against a fresh scripted provider. `extraEnv` adds variables; `onProvider`
+ * runs first, so variables may name the provider's address (e.g. a picsense-style base URL).
+ */
+export async function spawnVisionServer(
+  script: Script,
+  extraEnv: (dir: string) => Record<string, string> = () => ({}),
+  onProvider: (provider: ScriptedProvider) => void = () => undefined,
+): Promise<SpawnedVisionServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadsight-vision-mcp-'));
   const provider = await startScriptedProvider({ script });
+  onProvider(provider);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [path.join(repoRoot, 'dist/node/visionMcp.js')],

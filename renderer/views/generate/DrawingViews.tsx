@@ -1,12 +1,41 @@
 import { useEffect, useState } from 'react';
 import type { CadgenBuildArtifacts } from '../../../shared/ipc/contracts/cadgen';
 import { useApp, useT } from '../../store/StoreContext';
+import { Modal } from '../review/Modal';
+import { PanZoom } from '../review/PanZoom';
 
-/** The hidden-line-removed projections (front/top/right/iso) as SVG images. */
-export function DrawingViews({ views }: { views: CadgenBuildArtifacts['views'] }) {
+type ViewName = CadgenBuildArtifacts['views'][number]['view'];
+
+/**
+ * Sheet position (column, row) of each view: first angle puts the top view below the front view and
+ * the left view to its right; third angle puts the top view above and the right view to the right.
+ */
+const LAYOUT: Record<CadgenBuildArtifacts['projectionMethod'], Partial<Record<ViewName, { gridColumn: number; gridRow: number }>>> = {
+  first_angle: { front: { gridColumn: 1, gridRow: 1 }, left: { gridColumn: 2, gridRow: 1 }, top: { gridColumn: 1, gridRow: 2 }, iso: { gridColumn: 2, gridRow: 2 } },
+  third_angle: { top: { gridColumn: 1, gridRow: 1 }, iso: { gridColumn: 2, gridRow: 1 }, front: { gridColumn: 1, gridRow: 2 }, right: { gridColumn: 2, gridRow: 2 } },
+};
+
+/** Width the enlarged drawing is laid out at; its height follows the SVG's viewBox. */
+const ENLARGED_WIDTH_PX = 1600;
+
+interface LoadedView {
+  url: string;
+  /** viewBox height / width. */
+  aspect: number;
+}
+
+function aspectOf(svg: Uint8Array): number {
+  const match = /viewBox="([^"]+)"/.exec(new TextDecoder().decode(svg.subarray(0, 400)));
+  const [, , w, h] = (match?.[1] ?? '0 0 1 1').split(/\s+/).map(Number) as [number, number, number, number];
+  return w > 0 && h > 0 ? h / w : 1;
+}
+
+/** The hidden-line views arranged as the projection method prescribes; a click enlarges one with zoom and pan. */
+export function DrawingViews({ views, method }: { views: CadgenBuildArtifacts['views']; method: CadgenBuildArtifacts['projectionMethod'] }) {
   const t = useT();
   const fetchArtifact = useApp((s) => s.fetchCadgenArtifact);
-  const [urls, setUrls] = useState<Record<string, string>>({});
+  const [loaded, setLoaded] = useState<Partial<Record<ViewName, LoadedView>>>({});
+  const [enlarged, setEnlarged] = useState<ViewName | null>(null);
 
   useEffect(() => {
     let cancelled = false;
@@ -18,27 +47,47 @@ export function DrawingViews({ views }: { views: CadgenBuildArtifacts['views'] }
         // A blob: URL in <img> renders the SVG without running anything in it (CSP allows blob: images).
         const url = URL.createObjectURL(new Blob([bytes.slice()], { type: 'image/svg+xml' }));
         created.push(url);
-        setUrls((current) => ({ ...current, [view.view]: url }));
+        setLoaded((current) => ({ ...current, [view.view]: { url, aspect: aspectOf(bytes) } }));
       }
     })();
     return () => {
       cancelled = true;
       for (const url of created) URL.revokeObjectURL(url);
-      setUrls({});
+      setLoaded({});
     };
   }, [views, fetchArtifact]);
 
+  const big = enlarged ? loaded[enlarged] : undefined;
   return (
-    <section className="card" data-testid="cdsl-drawings">
-      <h2>{t('cadgen.drawings.title')}</h2>
-      <div className="cdsl-drawings">
-        {views.map((view) => (
-          <figure key={view.view} className="cdsl-drawing">
-            {urls[view.view] ? <img src={urls[view.view]} alt={t(`cadgen.view.${view.view}`)} data-testid={`cdsl-drawing-${view.view}`} /> : <div className="cdsl-drawing-empty" />}
-            <figcaption>{t(`cadgen.view.${view.view}`)}</figcaption>
-          </figure>
-        ))}
+    <section className="card" data-testid="cdsl-drawings" data-method={method}>
+      <div className="cdsl-card-head">
+        <h2>{t('cadgen.drawings.title')}</h2>
+        <span className="muted" data-testid="cdsl-drawings-method">
+          {t(`cadgen.drawings.method.${method}`)}
+        </span>
       </div>
+      <div className="cdsl-drawings">
+        {views.map((view) => {
+          const image = loaded[view.view];
+          return (
+            <figure key={view.view} className="cdsl-drawing" style={LAYOUT[method][view.view]}>
+              {image ? (
+                <button type="button" className="cdsl-drawing-open" onClick={() => setEnlarged(view.view)} title={t('cadgen.drawings.enlarge')} data-testid={`cdsl-drawing-open-${view.view}`}>
+                  <img src={image.url} alt={t(`cadgen.view.${view.view}`)} data-testid={`cdsl-drawing-${view.view}`} />
+                </button>
+              ) : (
+                <div className="cdsl-drawing-empty" />
+              )}
+              <figcaption>{t(`cadgen.view.${view.view}`)}</figcaption>
+            </figure>
+          );
+        })}
+      </div>
+      {enlarged && big && (
+        <Modal title={t(`cadgen.view.${enlarged}`)} onClose={() => setEnlarged(null)} wide testId="cdsl-drawing-modal">
+          <PanZoom src={big.url} widthPx={ENLARGED_WIDTH_PX} heightPx={Math.round(ENLARGED_WIDTH_PX * big.aspect)} alt={t(`cadgen.view.${enlarged}`)} className="cdsl-drawing-zoom" testId="cdsl-drawing-zoom" />
+        </Modal>
+      )}
     </section>
   );
 }

@@ -25,7 +25,7 @@ const result: CadgenBuildResult = {
     { id: 'looks', kind: 'visual', deterministic: false, status: 'pending', message: 'needs a reviewer', evidence: {} },
     { id: 'mystery', kind: 'mystery_kind', deterministic: true, status: 'unavailable', message: 'no verifier', evidence: {} },
   ],
-  artifacts: { glb: id('a'), step: id('b'), measurements: id('c'), manifest: id('d'), glbBytes: 2048, views: (['front', 'top', 'right', 'iso'] as const).map((view, i) => ({ view, svg: id(String(i)), png: id(String(i + 4)) })) },
+  artifacts: { glb: id('a'), step: id('b'), measurements: id('c'), manifest: id('d'), glbBytes: 2048, views: (['front', 'top', 'left', 'iso'] as const).map((view, i) => ({ view, svg: id(String(i)), png: id(String(i + 4)) })), projectionMethod: 'first_angle' },
   timingsMs: { build: 10 },
 };
 
@@ -83,7 +83,7 @@ describe('Generate view', () => {
     const statuses = ['envelope', 'volume', 'looks', 'mystery'].map((c) => screen.getByTestId(`cdsl-claim-${c}`).getAttribute('data-status'));
     expect(statuses).toEqual(['pass', 'fail', 'pending', 'unavailable']);
     expect(screen.getByTestId('cdsl-claims').textContent).toContain('1 pass · 1 fail · 1 pending · 1 unavailable');
-    expect(screen.getByTestId('cdsl-summary').textContent).toContain('Size 120.000 × 120.000 × 12.000 mm');
+    expect(screen.getByTestId('cdsl-summary').textContent).toContain('Size X × Y × Z: 120.000 × 120.000 × 12.000 mm');
     await waitFor(() => expect(screen.getByTestId('cdsl-no-webgl').textContent).toContain('WebGL is unavailable'));
     await waitFor(() => expect(screen.getByTestId('cdsl-drawing-iso').getAttribute('src')).toMatch(/^blob:/));
   });

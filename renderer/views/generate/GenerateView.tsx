@@ -23,6 +23,8 @@ export function GenerateView() {
   const validation = useApp((s) => s.cadgenValidation);
   const build = useApp((s) => s.cadgenBuild);
   const runBuild = useApp((s) => s.buildCadgenDocument);
+  const method = useApp((s) => s.cadgenProjectionMethod);
+  const setMethod = useApp((s) => s.setCadgenProjectionMethod);
 
   useEffect(() => {
     if (examples === null) void loadExamples();
@@ -38,6 +40,13 @@ export function GenerateView() {
         <button type="button" className="btn-primary" data-testid="cdsl-build" disabled={validation.status !== 'valid' || build.status === 'running'} onClick={() => void runBuild()}>
           {build.status === 'running' ? t('cadgen.build.running') : t('cadgen.build.run')}
         </button>
+        <label className="cdsl-inline">
+          {t('cadgen.build.projection')}
+          <select value={method} data-testid="cdsl-projection" onChange={(e) => setMethod(e.target.value === 'third_angle' ? 'third_angle' : 'first_angle')}>
+            <option value="first_angle">{t('cadgen.build.projection.first_angle')}</option>
+            <option value="third_angle">{t('cadgen.build.projection.third_angle')}</option>
+          </select>
+        </label>
         {build.status === 'running' && (
           <span className="cdsl-progress" data-testid="cdsl-progress">
             <progress max={build.total} value={build.done} />
@@ -62,7 +71,7 @@ export function GenerateView() {
             <BuildSummary result={result} />
           </div>
           <ClaimTable claims={result.claims} />
-          {result.artifacts && <DrawingViews views={result.artifacts.views} />}
+          {result.artifacts && <DrawingViews views={result.artifacts.views} method={result.artifacts.projectionMethod} />}
           {result.artifacts && <Downloads artifacts={result.artifacts} documentName={result.documentName} />}
         </div>
       )}

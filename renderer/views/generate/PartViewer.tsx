@@ -4,7 +4,20 @@ import { createPartScene, type HoveredFace, type PartScene } from './partScene';
 
 type ViewerState = { status: 'loading' } | { status: 'ready' } | { status: 'no-webgl' } | { status: 'not-fetched' } | { status: 'failed'; message: string };
 
-/** The built part in three.js: orbit, fit, and the hovered face's selector token and kind. */
+const f3 = (v: number): string => (Math.abs(v) < 5e-4 ? '0' : v.toFixed(3));
+
+/** Kind-specific measurements of a hovered face: Ø and axis for round faces, normal for planes, and area. */
+function faceDetails(t: ReturnType<typeof useT>, face: HoveredFace): string[] {
+  const details: string[] = [];
+  if (face.diameter_mm !== undefined) details.push(t('cadgen.viewer.diameter', { value: face.diameter_mm.toFixed(3) }));
+  if (face.concave !== undefined) details.push(t(face.concave ? 'cadgen.viewer.bore' : 'cadgen.viewer.boss'));
+  if (face.axis_direction) details.push(t('cadgen.viewer.axis', { x: f3(face.axis_direction[0]), y: f3(face.axis_direction[1]), z: f3(face.axis_direction[2]) }));
+  if (face.normal) details.push(t('cadgen.viewer.normal', { x: f3(face.normal[0]), y: f3(face.normal[1]), z: f3(face.normal[2]) }));
+  if (face.area_mm2 !== undefined) details.push(t('cadgen.viewer.area', { value: face.area_mm2.toFixed(2) }));
+  return details;
+}
+
+/** The built part in three.js: orbit, fit, and the hovered face's selector token, kind and measurements. */
 export function PartViewer({ glbId }: { glbId: string }) {
   const t = useT();
   const fetchArtifact = useApp((s) => s.fetchCadgenArtifact);
@@ -81,7 +94,7 @@ export function PartViewer({ glbId }: { glbId: string }) {
         {state.status === 'failed' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.loadFailed', { message: state.message })}</div>}
       </div>
       <p className="cdsl-face mono" data-testid="cdsl-face-readout" data-token={face?.token ?? ''}>
-        {face ? t('cadgen.viewer.face', { token: face.token, kind: face.kind }) : t('cadgen.viewer.hoverHint')}
+        {face ? [t('cadgen.viewer.face', { token: face.token, kind: face.kind }), ...faceDetails(t, face)].join(' · ') : t('cadgen.viewer.hoverHint')}
       </p>
     </section>
   );

@@ -3,7 +3,6 @@ import {
   Box3,
   Color,
   DirectionalLight,
-  EdgesGeometry,
   HemisphereLight,
   LineBasicMaterial,
   LineSegments,
@@ -21,10 +20,37 @@ import {
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-/** What the GLB stores per B-rep face node (see cadgen's glbEncoder): its token and kind. */
+/** What the GLB stores per B-rep face node (see cadgen's glbEncoder): token, kind and measurements. */
 export interface HoveredFace {
   token: string;
   kind: string;
+  area_mm2?: number;
+  /** Outward unit normal (planes). */
+  normal?: [number, number, number];
+  /** Unit axis direction (cylinders, spheres). */
+  axis_direction?: [number, number, number];
+  diameter_mm?: number;
+  /** Cylinders: a bore (material outside) rather than a boss. */
+  concave?: boolean;
+}
+
+const vec3 = (value: unknown): [number, number, number] | undefined =>
+  Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'number') ? (value as [number, number, number]) : undefined;
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** Reads a face node's extras; only well-typed values are kept (the GLB is data, not trusted code). */
+function faceFromExtras(data: Record<string, unknown>, token: string): HoveredFace {
+  const face: HoveredFace = { token, kind: typeof data.kind === 'string' ? data.kind : 'other' };
+  const area = num(data.area_mm2);
+  const diameter = num(data.diameter_mm);
+  const normal = vec3(data.normal);
+  const axis = vec3(data.axis_direction);
+  if (area !== undefined) face.area_mm2 = area;
+  if (diameter !== undefined) face.diameter_mm = diameter;
+  if (normal) face.normal = normal;
+  if (axis) face.axis_direction = axis;
+  if (typeof data.concave === 'boolean') face.concave = data.concave;
+  return face;
 }
 
 /** A three.js view of one part: load GLB bytes, orbit, fit, hover-highlight faces. */
@@ -45,8 +71,8 @@ const FIT_MARGIN = 1.15;
 
 function faceOf(object: Object3D | null): { mesh: Mesh; face: HoveredFace } | null {
   for (let node = object; node; node = node.parent) {
-    const data = node.userData as { face_token?: unknown; kind?: unknown };
-    if (node instanceof Mesh && typeof data.face_token === 'string') return { mesh: node, face: { token: data.face_token, kind: typeof data.kind === 'string' ? data.kind : 'other' } };
+    const data = node.userData as Record<string, unknown>;
+    if (node instanceof Mesh && typeof data.face_token === 'string') return { mesh: node, face: faceFromExtras(data, data.face_token) };
   }
   return null;
 }
@@ -154,12 +180,11 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
       clearModel();
       model = gltf.scene;
       model.traverse((node) => {
-        if (!(node instanceof Mesh)) return;
-        // One shared material: the GLB's own is replaced so hover can swap a single object.
+        if (!(node instanceof Mesh) && !(node instanceof LineSegments)) return;
+        // Shared materials: the GLB's own are replaced so hover can swap a single object.
         for (const material of [node.material].flat() as Material[]) material.dispose();
-        node.material = faceMaterial;
-        // Each mesh is one B-rep face, so its boundary edges are the part's model edges.
-        node.add(new LineSegments(new EdgesGeometry(node.geometry, 30), edgeMaterial));
+        // The GLB carries the B-rep edges themselves (seams excluded), so no edges are guessed from triangles.
+        node.material = node instanceof LineSegments ? edgeMaterial : faceMaterial;
       });
       scene.add(model);
       fit();

@@ -29,7 +29,12 @@ export function FrameDetail({ frame, findings, numbers }: { frame: FrameRun; fin
   }, [shot, loadRunImage]);
 
   if (frame.status === 'failed') return <p className="form-error">{t('review.frame.failed', { message: frame.error?.message ?? '' })}</p>;
-  if (!shot) return <p className="hint">{frame.status === 'pending' ? t('review.frame.pending') : t('review.frame.noShot')}</p>;
+  const llmNotice = frame.status === 'llm_failed' ? (
+    <p className="form-error" role="status" data-testid="frame-llm-failed">
+      {t('review.frame.llmFailed', { message: frame.error?.message ?? '' })}
+    </p>
+  ) : null;
+  if (!shot) return llmNotice ?? <p className="hint">{frame.status === 'pending' ? t('review.frame.pending') : t('review.frame.noShot')}</p>;
   if (!image) return <p className="hint">{t('review.drawing.rendering')}</p>;
   const geometry: Shot = shot;
   const selectedFinding = findings.find((f) => f.id === selected);
@@ -37,6 +42,7 @@ export function FrameDetail({ frame, findings, numbers }: { frame: FrameRun; fin
 
   return (
     <div className="frame-detail" data-testid="frame-detail">
+      {llmNotice}
       {moving && (
         <div className="moving-banner" data-testid="moving-banner">
           {t('review.finding.moveHint', { n: numbers.get(moving) ?? '?' })}

@@ -30,7 +30,7 @@ export function RunList() {
                 {run.llm ? ` · ${t('review.runs.llm')}` : ''}
               </span>
             </button>
-            {(run.status === 'interrupted' || run.status === 'cancelled' || (run.status === 'completed' && run.framesDone < run.framesTotal)) && (
+            {(run.status === 'interrupted' || run.status === 'cancelled' || ((run.status === 'completed' || run.status === 'completed_with_errors') && run.framesDone < run.framesTotal)) && (
               <button type="button" className="btn-ghost" onClick={() => void resumeRun(run.id)} data-testid="run-resume">
                 {t('review.runs.resume')}
               </button>

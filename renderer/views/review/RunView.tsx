@@ -62,7 +62,11 @@ export function RunView() {
           <span className="hint">{ownProgress ? t('review.run.progress', { phase: isPhase(ownProgress.phase) ? t(`review.phase.${ownProgress.phase}`) : ownProgress.phase, done: ownProgress.done, total: ownProgress.total }) : t('review.run.starting')}</span>
         </div>
       )}
-      {summary.error && <p className="form-error">{t('review.run.failed', { code: summary.error.code, message: summary.error.message })}</p>}
+      {summary.error && (
+        <p className="form-error" role="status" data-testid="run-error">
+          {summary.status === 'completed_with_errors' ? t('review.run.partial', { message: summary.error.message }) : t('review.run.failed', { code: summary.error.code, message: summary.error.message })}
+        </p>
+      )}
       {run.report && (
         <p className="hint" data-testid="report-paths">
           {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>

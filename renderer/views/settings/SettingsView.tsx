@@ -3,6 +3,7 @@ import { useApp, useT } from '../../store/StoreContext';
 import type { RoleName, SettingsView as Settings } from '../../store/settingsSlice';
 import { ProviderForm } from './ProviderForm';
 import { ProviderList } from './ProviderList';
+import { SystemCheckPanel } from './SystemCheckPanel';
 
 const ROLES: RoleName[] = ['vision', 'author', 'reviewer'];
 
@@ -73,6 +74,7 @@ export function SettingsView() {
         })}
       </div>
       <CadSettings />
+      <SystemCheckPanel />
     </section>
   );
 }

@@ -20,7 +20,10 @@ export const MAX_CDSL_JSON_CHARS = 2_000_000;
 export const MAX_ARTIFACT_TRANSFER_BYTES = 16 * 1024 * 1024;
 
 export const artifactKindSchema = z.enum(['glb', 'step', 'svg', 'png', 'measurements']);
-export const projectionViewNameSchema = z.enum(['front', 'top', 'right', 'iso']);
+/** Views are named by the side they look from ("left" looks from −X); which appear depends on the projection method. */
+export const projectionViewNameSchema = z.enum(['front', 'top', 'left', 'right', 'iso']);
+/** first_angle (GB/T 4458.1, ISO method E: front, top below it, left view to its right) or third_angle (top above, right view to the right). */
+export const projectionMethodSchema = z.enum(['first_angle', 'third_angle']);
 export const claimStatusSchema = z.enum(['pass', 'pending', 'fail', 'unavailable']);
 
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
@@ -87,6 +90,8 @@ export const buildArtifactsSchema = z
     step: sha256Schema,
     measurements: sha256Schema,
     views: z.array(z.object({ view: projectionViewNameSchema, svg: sha256Schema, png: sha256Schema }).strict()),
+    /** How the orthographic views are arranged on a sheet. */
+    projectionMethod: projectionMethodSchema,
     /** The manifest (input hash, engine version, sha256 of every file) as stored JSON. */
     manifest: sha256Schema,
     glbBytes: z.number().int().nonnegative(),
@@ -132,7 +137,7 @@ export const cadgenChannels = {
    */
   cadgenBuild: {
     input: z
-      .object({ documentJson: jsonText, claimsJson: jsonText.optional(), taskId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) })
+      .object({ documentJson: jsonText, claimsJson: jsonText.optional(), taskId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), projectionMethod: projectionMethodSchema.optional() })
       .strict(),
     output: buildResultSchema,
   },
@@ -150,6 +155,7 @@ export const cadgenChannels = {
 } as const;
 
 export type ArtifactKind = z.output<typeof artifactKindSchema>;
+export type ProjectionMethodName = z.output<typeof projectionMethodSchema>;
 export type CdslExample = z.output<typeof cdslExampleSchema>;
 export type CdslValidation = z.output<typeof cdslValidationSchema>;
 export type CadgenBuildResult = z.output<typeof buildResultSchema>;

@@ -64,6 +64,28 @@ export const appInfoSchema = z
   })
   .strict();
 
+/** One row of the system check (`cadsight doctor` and Settings → System check). */
+export const systemCheckItemSchema = z
+  .object({
+    /** Stable id (e.g. `node`, `kernel`, `provider:qwen`, `cad`); the UI translates its label by the part before ':'. */
+    id: z.string(),
+    group: z.enum(['runtime', 'kernel', 'data', 'provider', 'cad']),
+    /** English label (the CLI prints it; the UI shows its own translation). */
+    label: z.string(),
+    /** pass: works; warn: optional piece missing or not configured; fail: configured but broken; skip: not checked. */
+    status: z.enum(['pass', 'warn', 'fail', 'skip']),
+    /** What was found, or what failed with its error code and the fix (never a key). */
+    detail: z.string(),
+    durationMs: z.number(),
+  })
+  .strict();
+export type SystemCheckItem = z.infer<typeof systemCheckItemSchema>;
+
+export const systemCheckReportSchema = z
+  .object({ checkedAt: z.string(), ok: z.boolean(), items: z.array(systemCheckItemSchema) })
+  .strict();
+export type SystemCheckReport = z.infer<typeof systemCheckReportSchema>;
+
 export const platformChannels = {
   /** App version, transport, data folder and start-up notices. */
   getAppInfo: { input: z.object({}).strict(), output: appInfoSchema },
@@ -97,6 +119,16 @@ export const platformChannels = {
   testProvider: {
     input: z.object({ id: z.string(), model: z.string().optional() }).strict(),
     output: z.object({ ok: z.literal(true), model: z.string(), latencyMs: z.number(), reply: z.string() }).strict(),
+  },
+  /**
+   * Runs the system check: Node, Electron binary or browser mode, the OpenCascade kernel, ffmpeg,
+   * CJK fonts, the data folder, each configured provider (key, reachable; with `liveModels` also
+   * the capability checks, which send a few short requests) and the AutoCAD address. Failures are
+   * rows of the report (`ok` false when a configured piece is broken), never an error reply.
+   */
+  runSystemCheck: {
+    input: z.object({ liveModels: z.boolean() }).strict(),
+    output: systemCheckReportSchema,
   },
 } as const;
 

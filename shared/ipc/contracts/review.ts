@@ -84,7 +84,13 @@ export const drawingOverviewSchema = z
 
 export const imageViewSchema = z.object({ dataBase64: z.string(), mimeType: z.literal('image/png'), widthPx: z.number().int(), heightPx: z.number().int() }).strict();
 
-export const runStatusViewSchema = z.enum(['running', 'cancelled', 'failed', 'completed', 'interrupted']);
+/**
+ * Run status. `completed_with_errors`: every frame's rule findings are in, but some check did not
+ * run (a frame's AI step failed — frame status `llm_failed` — or a frame could not be read); the
+ * run's `error` says which (code REVIEW_LLM_STEP_FAILED or REVIEW_FRAMES_FAILED, data.cause = the
+ * first typed error). `interrupted`: stored as running but no process is working on it.
+ */
+export const runStatusViewSchema = z.enum(['running', 'cancelled', 'failed', 'completed', 'completed_with_errors', 'interrupted']);
 
 export const runSummarySchema = z
   .object({
@@ -106,7 +112,11 @@ export const runSummarySchema = z
 export const frameRunViewSchema = z
   .object({
     frame: drawingFrameViewSchema,
-    status: z.enum(['pending', 'done', 'failed']),
+    /**
+     * `llm_failed`: the frame's rule findings are listed, its AI step did not run (`error` is the
+     * typed LLM error, e.g. LLM_TRANSPORT_UNAVAILABLE). `failed`: evidence could not be read.
+     */
+    status: z.enum(['pending', 'done', 'llm_failed', 'failed']),
     error: appErrorSchema.nullable(),
     /** Overview screenshot (file relative to the run folder) with its pixel↔drawing transform. */
     screenshot: z.object({ file: z.string(), widthPx: z.number().int(), heightPx: z.number().int(), transform: screenshotTransformViewSchema }).strict().nullable(),

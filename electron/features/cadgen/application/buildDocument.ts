@@ -2,6 +2,8 @@ import { canonicalJson } from '../domain/canonicalJson';
 import type { Claim } from '../domain/claims';
 import type { CdslDocument } from '../domain/document';
 import { projectionSvg } from '../domain/drawingSvg';
+import { DEFAULT_PROJECTION_METHOD } from '../domain/drawingViews';
+import type { ProjectionMethod } from '../domain/drawingViews';
 import { summarizeTopology } from '../domain/topology';
 import type { Measurements } from '../domain/topology';
 import type { ArtifactEncoders, ArtifactFile, ArtifactManifest, ArtifactPublisher } from '../ports/artifactPublisher';
@@ -24,6 +26,8 @@ export interface BuildRequest {
   /** Output folder for STEP/GLB/drawings/measurements; omitted → no artifacts. */
   outDir?: string;
   stage: 'candidate' | 'final';
+  /** Orthographic views of the drawings: first angle (default, GB/T 4458.1) or third angle. */
+  projectionMethod?: ProjectionMethod;
 }
 
 /** What `cadsight cdsl build` prints and the UI shows. */
@@ -38,17 +42,20 @@ export interface BuildReport {
   artifacts: ArtifactManifest | null;
   timings_ms: BuildOutcome['timings_ms'] & { artifacts?: number };
   memory: BuildOutcome['memory'];
+  /** Method of the published drawings (null without artifacts). */
+  projection_method: ProjectionMethod | null;
 }
 
-const PNG_WIDTH_PX = 1200;
+/** Drawings are rasterized wide enough that 2.5 mm lettering on an A4-sized view stays legible. */
+const PNG_WIDTH_PX = 1600;
 
 async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, claims: ClaimResult[], encoders: ArtifactEncoders): Promise<ArtifactFile[]> {
   const text = (name: string, value: string): ArtifactFile => ({ name, bytes: new TextEncoder().encode(value) });
   const snapshot = outcome.snapshot;
-  if (!snapshot || !outcome.step || !outcome.meshes || !outcome.projections) return [];
-  const files: ArtifactFile[] = [text('model.step', outcome.step), { name: 'model.glb', bytes: await encoders.glb(outcome.meshes, snapshot, document.name) }];
+  if (!snapshot || !outcome.step || !outcome.meshes || !outcome.edge_lines || !outcome.projections) return [];
+  const files: ArtifactFile[] = [text('model.step', outcome.step), { name: 'model.glb', bytes: await encoders.glb(outcome.meshes, snapshot, document.name, outcome.edge_lines) }];
   for (const view of outcome.projections) {
-    const svg = projectionSvg(view);
+    const svg = projectionSvg({ view, method: outcome.projection_method ?? DEFAULT_PROJECTION_METHOD, snapshot });
     files.push(text(`view-${view.view}.svg`, svg), { name: `view-${view.view}.png`, bytes: encoders.png(svg, PNG_WIDTH_PX) });
   }
   files.push(text('measurements.json', JSON.stringify({ measurements: snapshot.measurements, features: outcome.features, claims }, null, 2)));
@@ -65,7 +72,7 @@ async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, clai
  */
 export async function buildDocument(deps: BuildDependencies, request: BuildRequest): Promise<BuildReport> {
   const withArtifacts = request.outDir !== undefined && deps.publisher !== undefined && deps.encoders !== undefined;
-  const outcome = await deps.runtime.build(request.document, { step: withArtifacts, meshes: withArtifacts, projections: withArtifacts });
+  const outcome = await deps.runtime.build(request.document, { step: withArtifacts, meshes: withArtifacts, projections: withArtifacts, projection_method: request.projectionMethod ?? DEFAULT_PROJECTION_METHOD });
   const renders = outcome.projections ? outcome.projections.flatMap((v) => [`view-${v.view}.svg`, `view-${v.view}.png`]) : undefined;
   const claims = evaluateClaims(deps.catalog, request.claims, { snapshot: outcome.ok ? outcome.snapshot : null, stage: request.stage, ...(renders ? { renders } : {}) });
   let artifacts: ArtifactManifest | null = null;
@@ -92,5 +99,6 @@ export async function buildDocument(deps: BuildDependencies, request: BuildReque
     artifacts,
     timings_ms: { ...outcome.timings_ms, ...(artifactsMs !== undefined ? { artifacts: artifactsMs } : {}) },
     memory: outcome.memory,
+    projection_method: artifacts ? (outcome.projection_method ?? DEFAULT_PROJECTION_METHOD) : null,
   };
 }

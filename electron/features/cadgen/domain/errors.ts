@@ -7,6 +7,13 @@ import { AppError } from '../../../../shared/errors';
  * - CDSL_SELECTOR_NOT_FOUND / CDSL_SELECTOR_AMBIGUOUS / CDSL_STALE_SNAPSHOT: token resolution failures.
  * - CDSL_BUILD_FAILED: the kernel could not execute an operation.
  * - CDSL_CANDIDATE_INVALID: the operation ran but OpenCascade's checker rejects the solid.
+ * - CDSL_FEATURE_NO_EFFECT: a removing feature removes no volume (or an adding one adds none, or a
+ *   dress-up changes nothing) — found before the kernel when the tool misses the body's bbox, and
+ *   always after the build from the volume change.
+ * - CDSL_FEATURE_DISJOINT: a joining feature's material does not touch the body (it would make a
+ *   separate solid although the contract joins).
+ * - CDSL_FILLET_FAILED / CDSL_CHAMFER_FAILED: the kernel refused a fillet/chamfer; data names the
+ *   failing edge tokens, the kernel status and, when found, the largest workable size.
  * - CDSL_RUNTIME_TIMEOUT / CDSL_RUNTIME_CRASHED / CDSL_RUNTIME_UNAVAILABLE: worker supervision.
  * - CDSL_CONTRACT_UNKNOWN: an atomic_id that the registry does not offer.
  * - CDSL_VERIFIER_UNAVAILABLE: a claim kind without a registered verifier.
@@ -20,6 +27,10 @@ export const CdslErrorCode = {
   staleSnapshot: 'CDSL_STALE_SNAPSHOT',
   buildFailed: 'CDSL_BUILD_FAILED',
   candidateInvalid: 'CDSL_CANDIDATE_INVALID',
+  featureNoEffect: 'CDSL_FEATURE_NO_EFFECT',
+  featureDisjoint: 'CDSL_FEATURE_DISJOINT',
+  filletFailed: 'CDSL_FILLET_FAILED',
+  chamferFailed: 'CDSL_CHAMFER_FAILED',
   runtimeTimeout: 'CDSL_RUNTIME_TIMEOUT',
   runtimeCrashed: 'CDSL_RUNTIME_CRASHED',
   runtimeUnavailable: 'CDSL_RUNTIME_UNAVAILABLE',

@@ -46,6 +46,8 @@ export interface FeatureRefInfo {
   feature_id: string;
   atomic_id: string;
   mode: 'add' | 'cut';
+  /** Exact bbox of the feature's tool body (lets preflights prove a replayed copy misses the body). */
+  tool_bbox?: BoundingBox;
 }
 
 export interface Measurements {

@@ -1,5 +1,5 @@
 import type { TopologySnapshot } from '../domain/topology';
-import type { FaceMesh } from './cadRuntime';
+import type { EdgeLine, FaceMesh } from './cadRuntime';
 
 export interface ArtifactFile {
   /** File name inside the output folder (no directories). */
@@ -26,8 +26,11 @@ export interface ArtifactPublisher {
 
 /** Binary encoders the artifact step needs (GLB writer, SVG→PNG rasterizer). */
 export interface ArtifactEncoders {
-  /** GLB with one primitive per B-rep face; node extras map face tokens so viewers can highlight by token. */
-  glb(meshes: FaceMesh[], snapshot: TopologySnapshot, name: string): Promise<Uint8Array>;
+  /**
+   * GLB with one primitive per B-rep face (node extras: token, kind, measurements, so viewers can
+   * highlight and describe a face) and one line primitive of the model edges (no seams).
+   */
+  glb(meshes: FaceMesh[], snapshot: TopologySnapshot, name: string, edges: EdgeLine[]): Promise<Uint8Array>;
   /** Rasterizes an SVG line drawing to PNG at `widthPx`. */
   png(svg: string, widthPx: number): Uint8Array;
 }

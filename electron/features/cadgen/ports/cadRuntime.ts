@@ -1,5 +1,6 @@
 import type { AppErrorData } from '../../../../shared/errors';
 import type { CdslDocument } from '../domain/document';
+import type { ProjectionMethod, ProjectionViewName } from '../domain/drawingViews';
 import type { TopologySnapshot } from '../domain/topology';
 
 /** Which heavy outputs the runtime should produce besides topology and measurements. */
@@ -7,6 +8,8 @@ export interface BuildOutputs {
   step: boolean;
   meshes: boolean;
   projections: boolean;
+  /** Which orthographic views to project (default first angle: front, top, left, iso). */
+  projection_method?: ProjectionMethod;
 }
 
 export type FeatureStatus = 'built' | 'failed' | 'skipped';
@@ -31,9 +34,22 @@ export interface FaceMesh {
   indices: number[];
 }
 
-export type ProjectionViewName = 'front' | 'top' | 'right' | 'iso';
+/**
+ * One B-rep edge as line segments (consecutive point pairs, mm), so a viewer draws the model's
+ * true edges. Seam edges of periodic surfaces (a cylinder's seam) are not included.
+ */
+export interface EdgeLine {
+  edge_index: number;
+  token: string;
+  positions: number[];
+}
 
-/** Hidden-line-removed projection: SVG path data of visible and hidden edges (drawing units mm). */
+export type { ProjectionMethod, ProjectionViewName };
+
+/**
+ * Hidden-line-removed projection: SVG path data of visible and hidden edges (drawing units mm,
+ * SVG x = model point · camera x_axis, SVG y = −(point · camera y_axis), see VIEW_CAMERAS).
+ */
 export interface ProjectionView {
   view: ProjectionViewName;
   visible: string[];
@@ -49,7 +65,11 @@ export interface BuildOutcome {
   snapshot: TopologySnapshot | null;
   step?: string;
   meshes?: FaceMesh[];
+  /** Produced with `meshes`. */
+  edge_lines?: EdgeLine[];
   projections?: ProjectionView[];
+  /** The method the projections follow (set when projections were produced). */
+  projection_method?: ProjectionMethod;
   timings_ms: { build: number; snapshot: number; step?: number; meshes?: number; projections?: number };
   /** Worker memory after the build's objects were released (leak detection). */
   memory: { wasm_heap_bytes: number; live_objects: number; released_objects: number };

@@ -25,4 +25,19 @@ describe('parseCadBridgeConfig', () => {
     expect(() => parseCadBridgeConfig([], { CAD_BRIDGE_MAX_RESULT_BYTES: '1e3x' })).toThrow(expect.objectContaining({ code: 'CAD_CONFIG_INVALID' }));
     expect(() => parseCadBridgeConfig([], { LOG_LEVEL: 'loud' })).toThrow(expect.objectContaining({ code: 'CAD_CONFIG_INVALID' }));
   });
+
+  it('takes the dxf-server token from --token or CADSIGHT_CAD_TOKEN and never echoes a bad one', () => {
+    expect(parseCadBridgeConfig(['--token', 'abcdefghijklmnop-1'], {}).token).toBe('abcdefghijklmnop-1');
+    expect(parseCadBridgeConfig([], { CADSIGHT_CAD_TOKEN: ' abcdefghijklmnop-2 ' }).token).toBe('abcdefghijklmnop-2');
+    expect(parseCadBridgeConfig([], {}).token).toBeUndefined();
+    const short = (() => {
+      try {
+        parseCadBridgeConfig(['--token', 'short secret'], {});
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(short).toMatchObject({ code: 'CAD_CONFIG_INVALID' });
+    expect(JSON.stringify(short) + String((short as Error).message)).not.toContain('short secret');
+  });
 });

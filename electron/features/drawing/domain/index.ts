@@ -4,3 +4,4 @@ export * from './documentLoader';
 export * from './model';
 export * from './tags';
 export * from './textEscapes';
+export * from './measuredDimensions';

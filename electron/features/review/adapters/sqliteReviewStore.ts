@@ -6,7 +6,7 @@ import { checklistSchema } from '../domain/checklist';
 import { findingSchema, type Finding } from '../domain/finding';
 import { frameSchema } from '../domain/frame';
 import { reportSchema } from '../domain/report';
-import type { FrameRecord, ReviewStore, RunRecord, RunUsage, WriteRecord } from '../ports/reviewStore';
+import type { FrameStatus, ReviewStore, RunRecord, RunStatus, RunUsage, WriteRecord } from '../ports/reviewStore';
 
 const ZERO_USAGE: RunUsage = { toolCalls: 0, toolResultBytes: 0, llmCalls: 0, promptTokens: 0, completionTokens: 0, contextBytes: 0, llmLatencyMs: 0 };
 
@@ -18,7 +18,7 @@ interface RunRow {
   checklist_hash: string;
   options_json: string;
   missing_json: string;
-  status: RunRecord['status'];
+  status: StoredRunStatus;
   error_json: string | null;
   usage_json: string;
   created_at: string;
@@ -28,11 +28,25 @@ interface RunRow {
 interface FrameRow {
   idx: number;
   frame_json: string;
-  status: FrameRecord['status'];
+  status: StoredFrameStatus;
   evidence_json: string | null;
   screenshots_json: string;
   error_json: string | null;
 }
+
+/**
+ * The tables' CHECK constraints predate the partial outcomes, and SQLite cannot change a CHECK
+ * without rebuilding the parent table (which would cascade-delete children). So a partial
+ * outcome is stored as its base status plus the error that made it partial: a `completed` run
+ * with an error is `completed_with_errors`, a `done` frame with an error is `llm_failed`.
+ */
+type StoredRunStatus = 'running' | 'cancelled' | 'failed' | 'completed';
+type StoredFrameStatus = 'pending' | 'done' | 'failed';
+const storedRunStatus = (status: RunStatus): StoredRunStatus => (status === 'completed_with_errors' ? 'completed' : status);
+const runStatusOf = (row: { status: StoredRunStatus; error_json: string | null }): RunStatus =>
+  row.status === 'completed' && row.error_json !== null ? 'completed_with_errors' : row.status;
+const frameStatusOf = (row: { status: StoredFrameStatus; error_json: string | null }): FrameStatus =>
+  row.status === 'done' && row.error_json !== null ? 'llm_failed' : row.status;
 
 const parseError = (json: string | null): AppErrorData | null => (json === null ? null : (JSON.parse(json) as AppErrorData));
 
@@ -46,7 +60,7 @@ function toRun(row: RunRow): RunRecord {
     checklistHash: row.checklist_hash,
     options: JSON.parse(row.options_json) as RunRecord['options'],
     missingCapabilities: JSON.parse(row.missing_json) as string[],
-    status: row.status,
+    status: runStatusOf(row),
     error: parseError(row.error_json),
     usage: { ...ZERO_USAGE, ...(JSON.parse(row.usage_json) as Partial<RunUsage>) },
     createdAt: row.created_at,
@@ -92,7 +106,9 @@ export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date): Re
     },
     setRunStatus(runId, status, error, at) {
       requireRun(runId);
-      immediate(db, () => db.prepare('UPDATE review_runs SET status = ?, error_json = ?, updated_at = ? WHERE id = ?').run(status, error ? JSON.stringify(error) : null, at, runId));
+      if (status === 'completed_with_errors' && !error) throw new AppError('REVIEW_STATUS_NEEDS_ERROR', `Run ${runId}: completed_with_errors needs the error that made it partial.`, { data: { runId } });
+      const kept = status === 'completed' ? null : error;
+      immediate(db, () => db.prepare('UPDATE review_runs SET status = ?, error_json = ?, updated_at = ? WHERE id = ?').run(storedRunStatus(status), kept ? JSON.stringify(kept) : null, at, runId));
     },
     addUsage(runId, usage) {
       immediate(db, () => {
@@ -108,7 +124,7 @@ export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date): Re
       return rows.map((row) => ({
         frame: frameSchema.parse(JSON.parse(row.frame_json)),
         index: row.idx,
-        status: row.status,
+        status: frameStatusOf(row),
         evidence: row.evidence_json === null ? null : JSON.parse(row.evidence_json),
         screenshots: JSON.parse(row.screenshots_json),
         error: parseError(row.error_json),
@@ -117,8 +133,8 @@ export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date): Re
     completeFrame(runId, frameId, result) {
       immediate(db, () => {
         const changed = db
-          .prepare(`UPDATE review_frames SET status = 'done', evidence_json = ?, screenshots_json = ?, error_json = NULL WHERE run_id = ? AND frame_id = ?`)
-          .run(JSON.stringify(result.evidence), JSON.stringify(result.screenshots), runId, frameId).changes;
+          .prepare(`UPDATE review_frames SET status = 'done', evidence_json = ?, screenshots_json = ?, error_json = ? WHERE run_id = ? AND frame_id = ?`)
+          .run(JSON.stringify(result.evidence), JSON.stringify(result.screenshots), result.llmError ? JSON.stringify(result.llmError) : null, runId, frameId).changes;
         if (changed !== 1) throw new AppError('REVIEW_RUN_NOT_FOUND', `Frame ${frameId} of run ${runId} does not exist.`, { data: { runId, frameId } });
         storeFindings(runId, result.findings);
         db.prepare('UPDATE review_runs SET updated_at = ? WHERE id = ?').run(stamp(), runId);

@@ -34,7 +34,14 @@ export function buildFramePrompt(input: FramePromptInput): { system: string; use
   for (const field of Object.keys(frame.titleBlock)) refs.add(`titleblock:${frame.id}/${field}`);
   for (const image of input.images) refs.add(image.ref.id);
   const texts = evidence.texts.slice(0, MAX_TEXTS).map((t) => ({ handle: t.handle, text: t.text, at: [r(t.position.x), r(t.position.y)], height: r(t.height), layer: t.layer }));
-  const dimensions = evidence.dimensions.slice(0, MAX_DIMENSIONS).map((d) => ({ handle: d.handle, measurement: d.measurement, override: d.textOverride, at: d.position ? [r(d.position.x), r(d.position.y)] : null }));
+  const dimensions = evidence.dimensions.slice(0, MAX_DIMENSIONS).map((d) => ({
+    handle: d.handle,
+    kind: d.dimType,
+    measured: d.measured ?? d.measurement,
+    override: d.textOverride,
+    shows: d.blockText,
+    at: d.position ? [r(d.position.x), r(d.position.y)] : null,
+  }));
   const body = {
     frame: { id: frame.id, label: frame.label, bbox: frame.bbox, sheet: frame.sheetName, unitsPerPaperMm: frame.unitsPerPaperMm, titleBlock: frame.titleBlock },
     screenshots: input.images.map((i) => ({ id: i.ref.id, widthPx: i.ref.widthPx, heightPx: i.ref.heightPx, region: i.ref.region })),

@@ -13,6 +13,7 @@ import { createFolderOutput } from '../adapters/folderOutput';
 import type { ReviewStore } from '../ports/reviewStore';
 import { startReview } from './reviewRunner';
 import { createFakeBackend, threeFrameDrawing } from './testkit/fakeDrawing';
+import { preflightReply } from '../../../testSupport/reviewScripts/preflight';
 
 const checklist = parseChecklist(readFileSync(path.resolve(__dirname, '../../../../resources/checklist/review_checklist.json'), 'utf8'), 'default');
 
@@ -43,16 +44,17 @@ const missingDimension = {
 };
 
 async function llmReview(script: ScriptStep[], budgets = { maxToolCalls: 3, maxReasks: 1 }) {
-  provider = await startScriptedProvider({ script });
+  provider = await startScriptedProvider({ script: [preflightReply, ...script] });
   const gateway = createLlmGateway({
     provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key' },
     retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
   });
   const backend = createFakeBackend(threeFrameDrawing());
-  const deps = { store, now: () => new Date(), newRunId: () => 'run-llm', generatorVersion: 'test', llm: { gateway, ...budgets } };
+  const deps = { store, now: () => new Date(), newRunId: () => 'run-llm', generatorVersion: 'test', llm: { gateway, model: 'scripted/scripted-model', ...budgets } };
   const result = await startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'zh-CN', frames: ['F1'] });
   const frame = store.listFrames('run-llm')[0]!;
-  return { result, backend, frame, requests: provider.requests };
+  // requests[0] is the tool-call check before the run.
+  return { result, backend, frame, requests: provider.requests.slice(1) };
 }
 
 describe('the LLM sub-loop', () => {
@@ -69,12 +71,19 @@ describe('the LLM sub-loop', () => {
     expect(JSON.stringify(requests[0]!.body)).toContain('image/png');
     expect(JSON.stringify(requests[1]!.body)).toContain('dimensions');
     expect(store.getRun('run-llm')!.usage.llmCalls).toBe(2);
+    // The report names the model next to its finding and audits the calls in Chinese.
+    const markdown = readFileSync(path.join(dir, 'out/report.md'), 'utf8');
+    expect(markdown).toContain('AI 发现（scripted/scripted-model）');
+    expect(markdown).toContain('## 审计');
+    expect(result.report!.audit).toMatchObject({ llmCalls: 2, modelToolCalls: 1, refusedCalls: [] });
+    expect(result.report!.options.reviewer).toEqual({ model: 'scripted/scripted-model', maxToolCallsPerFrame: 3, maxReasks: 1 });
   });
 
   it('refuses a write tool the model asks for, logs it, and never sends it to the drawing', async () => {
     const { backend, frame } = await llmReview([call('add_leader_annotation', { points: [[1, 1], [2, 2]], text: 'x' }), submit([])]);
     expect(backend.calls.map((c) => c.name)).not.toContain('add_leader_annotation');
     expect(frame.evidence?.llmCalls?.[0]).toMatchObject({ tool: 'add_leader_annotation', resultDigest: null, refused: 'not-read-only' });
+    expect((await import('node:fs')).readFileSync(path.join(dir, 'out/report.md'), 'utf8')).toMatch(/\| `F1` \| `add_leader_annotation` \| 非只读工具 \| `[0-9a-f]{16}…` \|/);
     expect(frame.status).toBe('done');
   });
 
@@ -94,11 +103,28 @@ describe('the LLM sub-loop', () => {
     expect(result.report!.findings.filter((f) => f.source === 'llm')).toHaveLength(1);
   });
 
-  it('fails the frame cleanly when the findings stay invalid after the re-asks, and never reads findings from text', async () => {
+  it('marks the frame llm_failed when the findings stay invalid after the re-asks, keeps its rule findings, and never reads findings from text', async () => {
     const outside = { ...missingDimension, location: { kind: 'point', x: 5000, y: 5000 } };
     const { frame, result } = await llmReview([{ text: '发现问题：LLM-001 缺少尺寸' }, submit([outside]), submit([outside])], { maxToolCalls: 3, maxReasks: 1 });
-    expect(frame.status).toBe('failed');
+    expect(frame.status).toBe('llm_failed');
     expect(frame.error).toMatchObject({ code: 'REVIEW_LLM_INVALID_FINDINGS', retryable: false });
+    expect(result.status).toBe('completed_with_errors');
     expect(result.report!.findings.some((f) => f.source === 'llm')).toBe(false);
+    expect(result.report!.findings.map((f) => `${f.frameId}:${f.checklistItemId}`)).toContain('F1:DIM-001');
+    expect(result.report!.notEvaluated.find((n) => n.checklistItemId === 'LLM-001')).toMatchObject({ frameIds: ['F1'] });
+  });
+
+  it('refuses before the run a model that answers the tool-call check in plain text, with the reason', async () => {
+    provider = await startScriptedProvider({ script: [{ text: '我无法调用工具。' }] });
+    const gateway = createLlmGateway({
+      provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key' },
+      retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
+    });
+    const deps = { store, now: () => new Date(), newRunId: () => 'run-refused', generatorVersion: 'test', llm: { gateway, model: 'scripted/scripted-model', maxToolCalls: 3, maxReasks: 1 } };
+    const backend = createFakeBackend(threeFrameDrawing());
+    await expect(
+      startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'en', frames: null }),
+    ).rejects.toMatchObject({ code: 'REVIEW_LLM_NOT_CONFORMANT', data: { cause: { code: 'LLM_NO_TOOL_CALL' } } });
+    expect(store.getRun('run-refused')).toBeUndefined();
   });
 });

@@ -20,6 +20,8 @@ export const SUBMIT_TOOL = 'submit_findings';
 
 export interface LlmReviewSettings {
   gateway: LlmGateway;
+  /** "provider/model" of the reviewer, named in reports next to AI findings. */
+  model: string;
   /** Read-only tool calls the model may make per frame before it must submit. */
   maxToolCalls: number;
   /** Field-level re-asks after an invalid submission before the frame's LLM review fails. */
@@ -55,7 +57,7 @@ export interface LlmFrameResult {
   usage: Partial<RunUsage>;
 }
 
-const submitTool: LlmToolDefinition = {
+export const submitTool: LlmToolDefinition = {
   name: SUBMIT_TOOL,
   description: 'Submit the findings for this frame (an empty list when there is nothing to report). The only way to report findings.',
   parameters: z.toJSONSchema(submissionSchema) as Record<string, unknown>,

@@ -4,6 +4,8 @@ import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/fram
 import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
 import { badResult } from './toolCalls';
+import { entityKeyer } from '../domain/entityKey';
+import { bboxCenter } from '../domain/geometry';
 
 /**
  * Decoders from backend JSON payloads (find_frames, get_texts, ...) to domain evidence. This is
@@ -86,8 +88,9 @@ const pagedEntities = z.object({
 /** get_entities page → summaries plus the backend's total (for paging). */
 export function decodeEntities(tool: string, payload: unknown): { entities: EntitySummary[]; total: number | undefined } {
   const page = decode(tool, pagedEntities, payload);
+  const key = entityKeyer();
   return {
-    entities: page.entities.map((e) => ({ handle: e.handle, type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
+    entities: page.entities.map((e) => ({ handle: key(e.handle, e.type, e.bbox ? bboxCenter(e.bbox) : undefined), type: e.type, layer: e.layer, ...(e.bbox ? { bbox: e.bbox } : {}) })),
     total: page.total,
   };
 }
@@ -103,9 +106,10 @@ const textsPayload = z.object({
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
+  const key = entityKeyer();
   return {
     texts: page.texts.map((t) => ({
-      handle: t.handle,
+      handle: key(t.handle, 'TEXT', t.at),
       text: t.text,
       position: t.at,
       height: t.height,
@@ -125,13 +129,15 @@ const dimensionsPayload = z.object({
       .object({
         handle,
         layer: z.string(),
+        dimType: z.string().nullable().optional(),
         measurement: z.number().nullable().optional(),
+        measured: z.number().nullable().optional(),
+        display: z.object({ linearFactor: z.number(), decimals: z.number().int(), roundTo: z.number().min(0), suppressTrailingZeros: z.boolean() }).loose().nullable().optional(),
+        blockText: z.string().nullable().optional(),
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
-        dimType: z.string().optional(),
-        renderedText: z.string().optional(),
-        renderedHeight: z.number().positive().optional(),
+        blockTextHeight: z.number().positive().optional(),
       })
       .loose(),
   ),
@@ -140,18 +146,22 @@ const dimensionsPayload = z.object({
 
 export function decodeDimensions(tool: string, payload: unknown): { dimensions: DimensionItem[]; total: number | undefined } {
   const page = decode(tool, dimensionsPayload, payload);
+  const key = entityKeyer();
   return {
     dimensions: page.dimensions.map((d) => {
       const at = d.textAt ?? d.defPoint;
+      const display = d.display ? { linearFactor: d.display.linearFactor, decimals: d.display.decimals, roundTo: d.display.roundTo, suppressTrailingZeros: d.display.suppressTrailingZeros } : null;
       return {
-        handle: d.handle,
+        handle: key(d.handle, 'DIMENSION', at ?? undefined),
         layer: d.layer,
+        dimType: d.dimType ?? null,
         measurement: d.measurement ?? null,
+        measured: d.measured ?? null,
+        display,
+        blockText: d.blockText ?? null,
         textOverride: d.textOverride ?? null,
         position: at ? at : null,
-        ...(d.renderedText === undefined ? {} : { renderedText: d.renderedText }),
-        ...(d.renderedHeight === undefined ? {} : { renderedHeight: d.renderedHeight }),
-        ...(d.dimType === undefined ? {} : { dimType: d.dimType }),
+        ...(d.blockTextHeight === undefined ? {} : { blockTextHeight: d.blockTextHeight }),
       };
     }),
     total: page.total,
@@ -169,9 +179,10 @@ function locationOf(e: { at?: Point | null | undefined; bbox?: BBox | null | und
 
 /** find_zero_length → hits; an entity the backend cannot place is skipped (it cannot be annotated). */
 export function decodeZeroLength(tool: string, payload: unknown): DetectorHit[] {
+  const key = entityKeyer();
   return decode(tool, zeroLengthPayload, payload).entities.flatMap((e) => {
     const location = locationOf(e);
-    return location ? [{ handle: e.handle, type: e.type, location }] : [];
+    return location ? [{ handle: key(e.handle, e.type, location), type: e.type, location }] : [];
   });
 }
 
@@ -180,9 +191,10 @@ const duplicatesPayload = z.object({
 });
 
 export function decodeDuplicates(tool: string, payload: unknown): DuplicateGroup[] {
+  const key = entityKeyer();
   return decode(tool, duplicatesPayload, payload).groups.flatMap((g) => {
     const location = locationOf(g);
-    return location ? [{ handles: g.handles, type: g.type, location }] : [];
+    return location ? [{ handles: g.handles.map((h) => key(h, g.type, location)), type: g.type, location }] : [];
   });
 }
 
@@ -208,9 +220,9 @@ const drawingInfoPayload = z
   })
   .loose();
 
-/** get_drawing_info → what the reader repaired or skipped (empty when the backend reports nothing). */
+/** Load problems get_drawing_info reports (what was repaired or skipped), at most 50. */
 export function decodeProblems(tool: string, payload: unknown): { kind: string; message: string }[] {
-  return (decode(tool, drawingInfoPayload, payload).problems ?? []).map((p) => ({ kind: p.kind, message: p.message }));
+  return (decode(tool, drawingInfoPayload, payload).problems ?? []).slice(0, 50).map((p) => ({ kind: p.kind, message: p.message.slice(0, 300) }));
 }
 
 const layersPayload = z.object({

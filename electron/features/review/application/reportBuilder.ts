@@ -26,15 +26,47 @@ const RULE_CAPABILITY: Record<RuleName, string | null> = {
   recovery_problems: 'drawingInfo',
 };
 
+function auditOf(run: RunRecord, frames: readonly FrameRecord[]): ReviewReport['audit'] {
+  const perFrame = frames.map((f) => (f.evidence?.llmCalls ?? []).filter((c) => c.refused === null).length);
+  return {
+    toolCalls: run.usage.toolCalls,
+    toolResultBytes: run.usage.toolResultBytes,
+    llmCalls: run.usage.llmCalls,
+    promptTokens: run.usage.promptTokens,
+    completionTokens: run.usage.completionTokens,
+    modelToolCalls: perFrame.reduce((a, b) => a + b, 0),
+    maxModelToolCallsInFrame: Math.max(0, ...perFrame),
+    refusedCalls: frames.flatMap((f) =>
+      (f.evidence?.llmCalls ?? []).flatMap((c) => (c.refused ? [{ frameId: f.frame.id, tool: c.tool, argsDigest: c.argsDigest, reason: c.refused }] : [])),
+    ),
+  };
+}
+
 /** Assembles the versioned report of a run from what the store holds (validated before use). */
-export function buildReport(run: RunRecord, frames: readonly FrameRecord[], findings: readonly Finding[], generatorVersion: string, createdAt: string): ReviewReport {
+export function buildReport(
+  run: RunRecord,
+  frames: readonly FrameRecord[],
+  findings: readonly Finding[],
+  generatorVersion: string,
+  createdAt: string,
+  problems: readonly { kind: string; message: string }[],
+): ReviewReport {
   const missing = new Set(run.missingCapabilities);
-  const notEvaluated = run.checklist.items.flatMap((item) => {
+  const zh = run.options.locale === 'zh-CN';
+  const llmFailed = frames.filter((f) => f.status === 'llm_failed' || f.status === 'failed');
+  const notEvaluated = run.checklist.items.flatMap((item): ReviewReport['notEvaluated'] => {
     if (item.mode === 'llm') {
-      return run.options.llm ? [] : [{ checklistItemId: item.id, reason: run.options.locale === 'zh-CN' ? '本次为规则审查，未运行 LLM 审查' : 'rules-only review: the LLM review did not run' }];
+      if (!run.options.llm) return [{ checklistItemId: item.id, reason: zh ? '本次为规则审查，未运行 AI 审查' : 'rules-only review: the AI review did not run' }];
+      if (llmFailed.length === 0) return [];
+      const codes = [...new Set(llmFailed.map((f) => f.error?.code ?? 'UNKNOWN'))].join(', ');
+      return [{
+        checklistItemId: item.id,
+        reason: zh ? `AI 审查在 ${llmFailed.length}/${frames.length} 个图框上未能运行（${codes}），这些图框只有规则审查结果` : `the AI review did not run on ${llmFailed.length} of ${frames.length} frame(s) (${codes}); those frames have rule findings only`,
+        frameIds: llmFailed.map((f) => f.frame.id),
+      }];
     }
     const capability = RULE_CAPABILITY[item.params.rule];
-    return capability && missing.has(capability) ? [{ checklistItemId: item.id, reason: `backend lacks the ${capability} capability` }] : [];
+    return capability && missing.has(capability) ? [{ checklistItemId: item.id, reason: zh ? `后端缺少 ${capability} 能力` : `backend lacks the ${capability} capability` }] : [];
   });
   const frameOrder = frames.map((f) => f.frame.id);
   const sorted = sortFindings(findings, frameOrder);
@@ -44,19 +76,21 @@ export function buildReport(run: RunRecord, frames: readonly FrameRecord[], find
     runId: run.id,
     createdAt,
     generator: { name: 'cadsight', version: generatorVersion },
-    drawing: { source: run.source, fingerprint: run.fingerprint },
+    drawing: { source: run.source, fingerprint: run.fingerprint, problems: [...problems] },
     checklist: { id: run.checklist.id, version: run.checklist.version, hash: run.checklistHash },
-    options: run.options,
+    options: { llm: run.options.llm, locale: run.options.locale, frames: run.options.frames, reviewer: run.options.reviewer ?? null },
+    audit: auditOf(run, frames),
     summary: {
       total: sorted.length,
       bySeverity,
       hasBlocking: bySeverity.blocking > 0,
       frames: frames.length,
       failedFrames: frames.filter((f) => f.status === 'failed').length,
+      llmFailedFrames: frames.filter((f) => f.status === 'llm_failed').length,
     },
     frames: frames.map((record) => ({
       frame: record.frame,
-      status: record.status === 'failed' ? ('failed' as const) : ('done' as const),
+      status: record.status === 'pending' ? ('failed' as const) : record.status,
       error: record.error,
       evidence: record.evidence,
       screenshots: record.screenshots,

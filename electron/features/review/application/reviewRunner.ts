@@ -1,4 +1,4 @@
-import { AppError, toAppErrorData } from '../../../../shared/errors';
+import { AppError, toAppErrorData, type AppErrorData } from '../../../../shared/errors';
 import type { DrawingSource } from '../ports/drawingSource';
 import type { ReviewOutput } from '../ports/reviewOutput';
 import type { FrameRecord, ReviewStore, RunOptions, RunRecord, RunStatus } from '../ports/reviewStore';
@@ -18,6 +18,7 @@ import { captureFrameScreenshots, type CapturedScreenshot } from './screenshots'
 import { reviewFrameWithLlm, type LlmFrameResult, type LlmReviewSettings } from './llmReview';
 import { buildReport } from './reportBuilder';
 import { runBounded } from './frameQueue';
+import { preflightReviewer } from './llmPreflight';
 
 /** Progress of a run, shaped like the platform `progress` event. */
 export interface ReviewProgress {
@@ -69,6 +70,8 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const meter = newMeter();
   deps.onProgress?.({ taskId: runId, phase: 'plan', done: 0, total: 1, message: `Connecting to ${session.source.label}` });
   const plan = await planReview(session.source, meter, options.frames);
+  // A model that cannot call tools is refused here, before a run exists (REVIEW_LLM_NOT_CONFORMANT).
+  const preflight = options.llm && deps.llm ? await preflightReviewer(deps.llm, session.signal) : { ok: true as const };
   deps.onProgress?.({ taskId: runId, phase: 'evidence', done: 0, total: 1, message: `${plan.frames.length} frame(s); reading the drawing` });
   const data = await readDrawingData(session.source, plan, meter);
   const drawing = drawingEvidence(data, plan.frames, plan.allFrames);
@@ -76,6 +79,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale }).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
   );
+  const reviewer = options.llm && deps.llm ? { model: deps.llm.model, maxToolCallsPerFrame: deps.llm.maxToolCalls, maxReasks: deps.llm.maxReasks } : undefined;
   deps.store.createRun(
     {
       id: runId,
@@ -83,7 +87,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
       fingerprint: drawing.fingerprint,
       checklist,
       checklistHash: checklistHash(checklist),
-      options,
+      options: reviewer ? { ...options, reviewer } : options,
       missingCapabilities: plan.missing,
       status: 'running',
       createdAt: deps.now().toISOString(),
@@ -92,7 +96,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
     drawingFindings,
   );
   deps.store.proposeAnnotations(drawingFindings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * leaderScale)));
-  return executeRun(deps, session, runId, plan, data, meter);
+  return executeRun(deps, session, runId, plan, data, meter, preflight.ok ? null : preflight.unavailable);
 }
 
 /**
@@ -103,8 +107,8 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
 export async function resumeReview(deps: ReviewRunnerDeps, session: ReviewSession, runId: string): Promise<ReviewRunResult> {
   const run = requireRun(deps.store, runId);
   if (run.options.llm && !deps.llm) throw new AppError('REVIEW_LLM_NOT_CONFIGURED', `Run ${runId} uses the LLM; configure a reviewer model to resume it.`);
-  const failed = deps.store.listFrames(runId).some((f) => f.status === 'failed');
-  if (run.status === 'completed' && !failed) return { runId, status: 'completed', ...reportOf(deps.store, runId) };
+  const failed = deps.store.listFrames(runId).some((f) => f.status !== 'done');
+  if ((run.status === 'completed' || run.status === 'completed_with_errors') && !failed) return { runId, status: run.status, ...reportOf(deps.store, runId) };
   const meter = newMeter();
   const plan = await planReview(session.source, meter, run.options.frames);
   const data = await readDrawingData(session.source, plan, meter);
@@ -112,8 +116,9 @@ export async function resumeReview(deps: ReviewRunnerDeps, session: ReviewSessio
   if (drawingEvidence(data, frames).fingerprint !== run.fingerprint) {
     throw new AppError('REVIEW_DRAWING_CHANGED', `The drawing at ${session.source.label} is not the one run ${runId} started on; start a new review.`, { data: { runId } });
   }
+  const preflight = run.options.llm && deps.llm ? await preflightReviewer(deps.llm, session.signal) : { ok: true as const };
   deps.store.setRunStatus(runId, 'running', null, deps.now().toISOString());
-  return executeRun(deps, session, runId, { ...plan, frames }, data, meter);
+  return executeRun(deps, session, runId, { ...plan, frames }, data, meter, preflight.ok ? null : preflight.unavailable);
 }
 
 function requireRun(store: ReviewStore, runId: string): RunRecord {
@@ -127,7 +132,20 @@ function reportOf(store: ReviewStore, runId: string): { report?: ReviewReport } 
   return report ? { report } : {};
 }
 
-async function executeRun(deps: ReviewRunnerDeps, session: ReviewSession, runId: string, plan: ReviewPlan, data: DrawingData, meter: ToolCallMeter): Promise<ReviewRunResult> {
+/**
+ * Reviews the frames not done yet. Rule findings never depend on the AI step: a frame whose AI
+ * step fails (or is unavailable for the whole run, `llmUnavailable`) keeps its rule findings and
+ * ends `llm_failed` with the typed error; the run then ends `completed_with_errors`.
+ */
+async function executeRun(
+  deps: ReviewRunnerDeps,
+  session: ReviewSession,
+  runId: string,
+  plan: ReviewPlan,
+  data: DrawingData,
+  meter: ToolCallMeter,
+  llmUnavailable: AppErrorData | null,
+): Promise<ReviewRunResult> {
   const run = requireRun(deps.store, runId);
   const records = deps.store.listFrames(runId);
   const todo = records.filter((r) => r.status !== 'done');
@@ -135,14 +153,31 @@ async function executeRun(deps: ReviewRunnerDeps, session: ReviewSession, runId:
   const drawingRefs = [...meter.refs];
   deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length });
   await runBounded(todo, Math.min(16, Math.max(1, session.concurrency)), session.signal, async (record) => {
+    let evidence: GatheredEvidence;
     try {
-      const evidence = await frameEvidence(session, plan, data, record, meter, run.options.llm, drawingRefs);
-      const llm = run.options.llm && deps.llm ? await llmDrafts(deps.llm, session, plan, run, record.frame, evidence, meter) : undefined;
-      if (llm) deps.store.addUsage(runId, llm.usage);
-      reviewFrame(deps.store, run, record.frame, evidence, llm);
+      evidence = await frameEvidence(session, plan, data, record, meter, run.options.llm, drawingRefs);
     } catch (error) {
       deps.store.failFrame(runId, record.frame.id, toAppErrorData(error));
+      done++;
+      deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length, message: record.frame.label });
+      return;
     }
+    let llm: LlmFrameResult | undefined;
+    let llmError: AppErrorData | undefined;
+    if (run.options.llm && deps.llm) {
+      if (llmUnavailable) llmError = llmUnavailable;
+      else {
+        try {
+          llm = await llmDrafts(deps.llm, session, plan, run, record.frame, evidence, meter);
+          deps.store.addUsage(runId, llm.usage);
+        } catch (error) {
+          // A cancelled run leaves the frame pending so a resume redoes it whole.
+          if (session.signal?.aborted) return;
+          llmError = toAppErrorData(error);
+        }
+      }
+    }
+    reviewFrame(deps.store, run, record.frame, evidence, llm, llmError);
     done++;
     deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length, message: record.frame.label });
   });
@@ -152,13 +187,34 @@ async function executeRun(deps: ReviewRunnerDeps, session: ReviewSession, runId:
     return { runId, status: 'cancelled' };
   }
   deps.onProgress?.({ taskId: runId, phase: 'report', done: 0, total: 1 });
-  const report = buildReport(run, deps.store.listFrames(runId), deps.store.listFindings(runId), deps.generatorVersion, deps.now().toISOString());
+  const frames = deps.store.listFrames(runId);
+  const report = buildReport(requireRun(deps.store, runId), frames, deps.store.listFindings(runId), deps.generatorVersion, deps.now().toISOString(), data.problems);
   await session.output.writeFile('report.json', `${JSON.stringify(report, null, 2)}\n`);
   await session.output.writeFile('report.md', renderReportMarkdown(report));
   deps.store.saveReport(runId, report);
-  deps.store.setRunStatus(runId, 'completed', null, deps.now().toISOString());
+  const partial = partialRunError(frames);
+  deps.store.setRunStatus(runId, partial ? 'completed_with_errors' : 'completed', partial, deps.now().toISOString());
   deps.onProgress?.({ taskId: runId, phase: 'report', done: 1, total: 1, message: session.output.location });
-  return { runId, status: 'completed', report };
+  return { runId, status: partial ? 'completed_with_errors' : 'completed', report };
+}
+
+/** The run-level error of a partial run: which frames lost which step, and the first cause. */
+function partialRunError(frames: readonly FrameRecord[]): AppErrorData | null {
+  const llmFailed = frames.filter((f) => f.status === 'llm_failed');
+  const failed = frames.filter((f) => f.status === 'failed');
+  if (llmFailed.length === 0 && failed.length === 0) return null;
+  const cause = (llmFailed[0] ?? failed[0])!.error;
+  const code = llmFailed.length > 0 ? 'REVIEW_LLM_STEP_FAILED' : 'REVIEW_FRAMES_FAILED';
+  const parts = [
+    ...(llmFailed.length > 0 ? [`the AI review did not run on ${llmFailed.length} of ${frames.length} frame(s) (their rule findings are kept)`] : []),
+    ...(failed.length > 0 ? [`${failed.length} frame(s) could not be read`] : []),
+  ];
+  return {
+    code,
+    message: `${parts.join('; ')}${cause ? `: [${cause.code}] ${cause.message}` : ''}`.slice(0, 1000),
+    retryable: cause?.retryable ?? false,
+    data: { llmFailedFrames: llmFailed.map((f) => f.frame.id), failedFrames: failed.map((f) => f.frame.id), cause },
+  };
 }
 
 type GatheredEvidence = FrameEvidence & { images: CapturedScreenshot[] };
@@ -186,11 +242,11 @@ function llmDrafts(settings: LlmReviewSettings, session: ReviewSession, plan: Re
   });
 }
 
-function reviewFrame(store: ReviewStore, run: RunRecord, frame: Frame, evidence: GatheredEvidence, llm: LlmFrameResult | undefined): void {
+function reviewFrame(store: ReviewStore, run: RunRecord, frame: Frame, evidence: GatheredEvidence, llm: LlmFrameResult | undefined, llmError: AppErrorData | undefined): void {
   const scale = frameUnitsPerPaperMm(frame);
   const drafts = [...evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale }), ...(llm?.drafts ?? [])];
   const findings: Finding[] = drafts.map((draft) => completeFinding(draft, run.fingerprint, LEADER_OFFSET_MM * scale));
   const summary = { ...summariseEvidence(evidence), ...(llm ? { llmCalls: llm.log } : {}) };
-  store.completeFrame(run.id, frame.id, { evidence: summary, screenshots: evidence.screenshots, findings });
+  store.completeFrame(run.id, frame.id, { evidence: summary, screenshots: evidence.screenshots, findings, ...(llmError ? { llmError } : {}) });
   store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale)));
 }

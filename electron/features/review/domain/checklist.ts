@@ -42,13 +42,18 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
       /** Paper heights in mm (GB/T 14691, ISO 3098: 2.5, 3.5, 5, 7, 10, 14, 20). */
       series: z.array(z.number().positive()).min(1).max(30),
       relativeTolerance: z.number().min(0).max(0.5),
+      /** GB/T 14691: Chinese characters (汉字) are at least this high on paper, in mm (3.5). */
+      minChineseHeight: z.number().positive().optional(),
     })
     .strict(),
   z
     .object({
       rule: z.literal('dimension_override'),
-      relativeTolerance: z.number().min(0).max(0.5),
-      absoluteTolerance: z.number().min(0),
+      /**
+       * Slack added to half a unit of the displayed precision (float noise), in display units.
+       * The tolerance itself follows the precision the text is written with.
+       */
+      absoluteTolerance: z.number().min(0).max(1),
     })
     .strict(),
   z.object({ rule: z.literal('title_block_fields'), requiredFields: z.array(titleFieldSchema).min(1).max(13) }).strict(),
@@ -107,14 +112,12 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
     .strict(),
   z
     .object({
-      /** GB/T 14691: Chinese characters at least minCjkHeightMm on paper; fonts from the allowed list. */
+      /** GB/T 14691 lettering fonts (heights are text_height_series'). */
       rule: z.literal('lettering'),
-      minCjkHeightMm: z.number().positive().max(20),
       /** Font file names (without extension, case-insensitive) allowed for Latin text: gbenor, gbeitc, ... */
       latinFonts: z.array(z.string().min(1).max(100)).max(50),
       /** Big fonts (SHX) or TrueType fonts allowed for Chinese text: gbcbig, 仿宋 ... */
       cjkFonts: z.array(z.string().min(1).max(100)).max(50),
-      relativeTolerance: z.number().min(0).max(0.5),
     })
     .strict(),
   z

@@ -12,7 +12,13 @@ export interface DrawingData {
   zeroLength: DetectorHit[];
   duplicates: DuplicateGroup[];
   layers: LayerItem[];
-  problems: { kind: string; message: string }[];
+  /** What the backend repaired or skipped while loading a damaged file (empty for a clean one). */
+  problems: DrawingProblem[];
+}
+
+export interface DrawingProblem {
+  kind: string;
+  message: string;
 }
 
 /** Our own annotation layer: never evidence, never part of the fingerprint. */

@@ -37,17 +37,22 @@ export interface LayerItem {
 
 export interface DimensionItem {
   handle: string;
-  /** Measured value of the geometry (drawing units or degrees), null when unknown. */
+  /** Backend's dimension kind ("linear", "angular", ...); angular kinds are in degrees. */
+  dimType: string | null;
+  /** The measurement stored in the file (group 42; radians for angles in DXF), null when omitted. */
   measurement: number | null;
+  /** The value measured from the definition points (drawing units, degrees for angles), null when unknown. */
+  measured: number | null;
+  /** How the dimension style displays values, when the backend reports it. */
+  display: { linearFactor: number; decimals: number; roundTo: number; suppressTrailingZeros: boolean } | null;
+  /** The text the dimension's block shows (what prints), null when unknown. */
+  blockText: string | null;
   /** User text override as stored ('' or null = none; may contain "<>" for the measured value). */
   textOverride: string | null;
   position: Point | null;
   layer: string;
-  /** What the dimension's block shows (after DIMLFAC, DIMPOST, rounding), and its text height in drawing units. */
-  renderedText?: string;
-  renderedHeight?: number;
-  /** linear, aligned, angular, diameter, radius, ... when known. */
-  dimType?: string;
+  /** Height of the text the dimension's block shows, in drawing units (DIMTXT × DIMSCALE as drawn), when known. */
+  blockTextHeight?: number;
 }
 
 /** A deterministic detector hit (zero-length entity). */

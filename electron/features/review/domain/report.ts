@@ -14,7 +14,9 @@ export type SeverityCounts = Record<Severity, number>;
 export const frameReportSchema = z
   .object({
     frame: frameSchema,
-    status: z.enum(['done', 'failed']),
+    /** `llm_failed`: the rules ran (their findings are in the report), the AI step did not. */
+    status: z.enum(['done', 'llm_failed', 'failed']),
+    /** Why the frame failed or its AI step did not run (typed error); null when done. */
     error: appErrorSchema.nullable(),
     evidence: evidenceSummarySchema.nullable(),
     screenshots: z.array(screenshotRefSchema),
@@ -29,16 +31,63 @@ export const reportSchema = z
     runId: z.string().min(1),
     createdAt: z.iso.datetime(),
     generator: z.object({ name: z.literal('cadsight'), version: z.string() }).strict(),
-    drawing: z.object({ source: z.string(), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+    drawing: z
+      .object({
+        source: z.string(),
+        fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+        /** Damage the loader repaired or skipped (a recovered file); empty for a clean file. */
+        problems: z.array(z.object({ kind: z.string(), message: z.string() }).strict()),
+      })
+      .strict(),
     checklist: z.object({ id: z.string(), version: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
-    options: z.object({ llm: z.boolean(), locale: z.enum(['zh-CN', 'en']), frames: z.array(z.string()).nullable() }).strict(),
+    options: z
+      .object({
+        llm: z.boolean(),
+        locale: z.enum(['zh-CN', 'en']),
+        frames: z.array(z.string()).nullable(),
+        /** The reviewer model ("provider/model") and its per-frame budgets; null for rules only. */
+        reviewer: z.object({ model: z.string(), maxToolCallsPerFrame: z.number().int().min(0), maxReasks: z.number().int().min(0) }).strict().nullable(),
+      })
+      .strict(),
+    /** What the run did: backend tool calls, model calls and tokens, the model's refused calls. */
+    audit: z
+      .object({
+        toolCalls: z.number().int().min(0),
+        toolResultBytes: z.number().int().min(0),
+        llmCalls: z.number().int().min(0),
+        promptTokens: z.number().int().min(0),
+        completionTokens: z.number().int().min(0),
+        /** Read-only tool calls the model made (all frames) and the most in one frame. */
+        modelToolCalls: z.number().int().min(0),
+        maxModelToolCallsInFrame: z.number().int().min(0),
+        /** Calls refused to the model, with the sha256 of their arguments. */
+        refusedCalls: z.array(z.object({ frameId: z.string(), tool: z.string(), argsDigest: z.string(), reason: z.enum(['not-read-only', 'budget']) }).strict()),
+      })
+      .strict(),
     summary: z
-      .object({ total: z.number().int().min(0), bySeverity: severityCountsSchema, hasBlocking: z.boolean(), frames: z.number().int().min(0), failedFrames: z.number().int().min(0) })
+      .object({
+        total: z.number().int().min(0),
+        bySeverity: severityCountsSchema,
+        hasBlocking: z.boolean(),
+        frames: z.number().int().min(0),
+        failedFrames: z.number().int().min(0),
+        /** Frames whose AI step was asked for and did not run. */
+        llmFailedFrames: z.number().int().min(0),
+      })
       .strict(),
     frames: z.array(frameReportSchema),
     findings: z.array(findingSchema),
     /** Checklist items that were not evaluated in this run, with the reason (e.g. LLM off). */
-    notEvaluated: z.array(z.object({ checklistItemId: z.string(), reason: z.string() }).strict()),
+    notEvaluated: z.array(
+      z
+        .object({
+          checklistItemId: z.string(),
+          reason: z.string(),
+          /** The frames it did not run on; absent when it ran on none. */
+          frameIds: z.array(z.string()).optional(),
+        })
+        .strict(),
+    ),
   })
   .strict();
 export type ReviewReport = z.infer<typeof reportSchema>;

@@ -7,14 +7,30 @@ import type { Frame } from '../domain/frame';
 import type { ReviewReport } from '../domain/report';
 import type { ReviewLocale } from '../domain/rules';
 
-export type RunStatus = 'running' | 'cancelled' | 'failed' | 'completed';
-export type FrameStatus = 'pending' | 'done' | 'failed';
+/**
+ * `completed_with_errors`: every frame was reviewed by the rules, but some check did not run
+ * (a frame's AI step or evidence failed); the run's error says which.
+ */
+export type RunStatus = 'running' | 'cancelled' | 'failed' | 'completed' | 'completed_with_errors';
+/**
+ * `llm_failed`: the frame's rule findings are stored, its AI step failed (the frame's error is
+ * the typed LLM error). `failed`: the frame's evidence could not be read (no findings).
+ */
+export type FrameStatus = 'pending' | 'done' | 'llm_failed' | 'failed';
 
 export interface RunOptions {
   llm: boolean;
   locale: ReviewLocale;
   /** Frame ids the user asked for (null = all). */
   frames: string[] | null;
+  /** The reviewer model and its per-frame budgets (LLM runs; set by the runner). */
+  reviewer?: ReviewerRecord;
+}
+
+export interface ReviewerRecord {
+  model: string;
+  maxToolCallsPerFrame: number;
+  maxReasks: number;
 }
 
 /** Usage totals of a run (tool calls now; LLM tokens/bytes/latency when the model is on). */
@@ -71,11 +87,18 @@ export interface ReviewStore {
   getRun(runId: string): RunRecord | undefined;
   /** Newest first. */
   listRuns(limit: number): RunRecord[];
+  /**
+   * `completed_with_errors` needs the error that made the run partial
+   * (REVIEW_STATUS_NEEDS_ERROR otherwise); `completed` clears any error.
+   */
   setRunStatus(runId: string, status: RunStatus, error: AppErrorData | null, now: string): void;
   addUsage(runId: string, usage: Partial<RunUsage>): void;
   listFrames(runId: string): FrameRecord[];
-  /** Atomically stores a frame's evidence summary, screenshots and findings and marks it done. */
-  completeFrame(runId: string, frameId: string, result: { evidence: EvidenceSummary; screenshots: ScreenshotRef[]; findings: Finding[] }): void;
+  /**
+   * Atomically stores a frame's evidence summary, screenshots and findings and marks it done, or
+   * `llm_failed` with `llmError` when the rules ran but the AI step failed.
+   */
+  completeFrame(runId: string, frameId: string, result: { evidence: EvidenceSummary; screenshots: ScreenshotRef[]; findings: Finding[]; llmError?: AppErrorData }): void;
   failFrame(runId: string, frameId: string, error: AppErrorData): void;
   /** Findings of a run (frame and drawing level), in insertion order. */
   listFindings(runId: string): Finding[];

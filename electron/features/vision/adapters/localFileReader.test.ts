@@ -54,4 +54,10 @@ describe('local file reader', () => {
     await expect(read('./sub/a.png', {}, 6)).rejects.toMatchObject({ code: 'VISION_IMAGE_TOO_LARGE' });
     await expect(read('./sub/missing.png')).rejects.toMatchObject({ code: 'VISION_FILE_NOT_FOUND' });
   });
+
+  it('names the resolved path it tried, and where a symlink led', async () => {
+    await expect(read('./sub/missing.png')).rejects.toMatchObject({ message: `No file at ${path.join(dir, 'root', 'sub', 'missing.png')}.` });
+    symlinkSync(path.join(dir, 'outside.png'), path.join(dir, 'root', 'link.png'));
+    await expect(read('~/link.png')).rejects.toMatchObject({ message: expect.stringContaining(`${path.join(dir, 'root', 'link.png')} (resolves to ${path.join(dir, 'outside.png')})`) });
+  });
 });

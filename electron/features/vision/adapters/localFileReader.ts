@@ -19,7 +19,7 @@ const style = process.platform === 'win32' ? 'windows' : 'posix';
 
 function fsError(error: unknown, shown: string): Error {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return visionError('VISION_FILE_NOT_FOUND', `No file at ${shown}.`);
+  if (code === 'ENOENT' || code === 'ENOTDIR') return visionError('VISION_FILE_NOT_FOUND', `No file at ${shown}.`, { path: shown });
   if (code === 'EACCES' || code === 'EPERM') return visionError('VISION_PATH_NOT_ALLOWED', `Permission denied reading ${shown}.`);
   if (code === 'ELOOP') return visionError('VISION_PATH_NOT_ALLOWED', `Too many symbolic links at ${shown}.`);
   return visionError('VISION_FILE_NOT_FOUND', `Cannot read ${shown}.`, { errno: code });
@@ -51,13 +51,16 @@ export function createLocalFileReader(options: LocalFileOptions) {
     (rootsResolved ??= Promise.all(options.allowedRoots.map((root) => realpath(path.resolve(options.cwd, root)).catch(() => path.resolve(options.cwd, root)))));
 
   return async function readLocalFile(absolute: string, maxBytes: number): Promise<Uint8Array> {
-    const shown = path.basename(absolute);
+    // Messages name the resolved path that was tried (relative and ~ paths are resolved against
+    // a working directory the caller may not know), as picsense does.
+    const shown = absolute;
     const real = await realpath(absolute).catch((error: unknown) => {
       throw fsError(error, shown);
     });
     const allowed = await roots();
     if (allowed.length > 0 && !allowed.some((root) => isPathInside(root, real, style))) {
-      throw visionError('VISION_PATH_NOT_ALLOWED', `${shown} is outside the allowed folders.`, { allowedRoots: options.allowedRoots.length });
+      const target = real === absolute ? shown : `${shown} (resolves to ${real})`;
+      throw visionError('VISION_PATH_NOT_ALLOWED', `${target} is outside the allowed folders.`, { allowedRoots: options.allowedRoots.length, path: absolute });
     }
     const info = await stat(real).catch((error: unknown) => {
       throw fsError(error, shown);

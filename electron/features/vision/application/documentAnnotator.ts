@@ -28,6 +28,14 @@ export interface DocumentDeps {
   maxOutputTokens: number;
 }
 
+/**
+ * The note left in the document for an image that was not analysed: picsense's
+ * `[识别失败: reason]` form (agents and scripts grep for it), with our code leading the reason.
+ */
+export function failureNote(error: { code: string; message: string }): string {
+  return `[识别失败: ${error.code} ${error.message.replace(/\s+/g, ' ').trim()}]`;
+}
+
 const isSingleUrl = (text: string) => /^https?:\/\/\S+$/i.test(text.trim());
 
 /**
@@ -53,14 +61,14 @@ export async function analyzeDocument(deps: DocumentDeps, input: { document: str
     } catch (error) {
       const data = toAppErrorData(error);
       failed.push({ source: shortenSource(occurrence.url), code: data.code, message: data.message });
-      notes.set(occurrence, `not analysed: ${data.code}`);
+      notes.set(occurrence, failureNote(data));
     }
   }
   const maxImages = input.maxImages ?? deps.defaultMaxImages;
   const unique = [...byUrl.keys()];
   for (const url of unique.slice(maxImages)) {
     failed.push({ source: shortenSource(url), code: 'VISION_DOCUMENT_IMAGE_SKIPPED', message: `Skipped: the document has more than max_images=${maxImages} distinct images.` });
-    for (const occurrence of byUrl.get(url)!) notes.set(occurrence, 'not analysed: VISION_DOCUMENT_IMAGE_SKIPPED');
+    for (const occurrence of byUrl.get(url)!) notes.set(occurrence, failureNote({ code: 'VISION_DOCUMENT_IMAGE_SKIPPED', message: `more than max_images=${maxImages} distinct images` }));
   }
   const chosen = unique.slice(0, maxImages);
   let done = 0;
@@ -88,7 +96,7 @@ export async function analyzeDocument(deps: DocumentDeps, input: { document: str
       const data = toAppErrorData(result.reason);
       failed.push({ source: shortenSource(url), code: data.code, message: data.message });
     }
-    const note = result.status === 'fulfilled' ? result.value : `not analysed: ${toAppErrorData(result.reason).code}`;
+    const note = result.status === 'fulfilled' ? result.value : failureNote(toAppErrorData(result.reason));
     for (const occurrence of byUrl.get(url)!) notes.set(occurrence, note);
   }
   return {

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type HttpTestServer } from '../../../testSupport/visionFixtures/canaryServer';
 import { countImageParts, startVisionHarness, type VisionHarness } from '../../../testSupport/visionFixtures/harness';
 import { solidPng } from '../../../testSupport/visionFixtures/images';
+import { toolPath } from '../../../testSupport/prereqs';
 
 let harness: VisionHarness | undefined;
 let server: HttpTestServer | undefined;
@@ -61,7 +63,7 @@ describe('analyze_video', () => {
   it('samples frames with ffmpeg and sends them in one turn', async () => {
     harness = await startVisionHarness({ script: [{ text: 'a moving test pattern' }] });
     const video = path.join(harness.dir, 'clip.mp4');
-    execFileSync('/usr/bin/ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=10', '-pix_fmt', 'yuv420p', video]);
+    execFileSync(toolPath('ffmpeg') ?? 'ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=10', '-pix_fmt', 'yuv420p', video]);
     const result = await harness.service.analyzeVideo({ source: video, prompt: 'what happens?' });
     expect(result.imageIndexes).toEqual([0, 1, 2, 3]);
     expect(countImageParts(harness.provider.requests[0]!.body)).toBe(4);
@@ -107,13 +109,21 @@ describe('analyze_document', () => {
     expect(progress.at(-1)).toBe(4);
   });
 
-  it('refuses relative images of an inline document instead of reading local files', async () => {
-    harness = await startVisionHarness({ script: [] });
-    writeFileSync(path.join(harness.dir, 'local.png'), await solidPng(10, 10));
-    const result = await harness.service.analyzeDocument({ document: '<html><body><img src="local.png"><img src="file:///etc/passwd"></body></html>' });
-    expect(result.format).toBe('html');
-    expect(result.failed.map((f) => f.code)).toEqual(['VISION_RELATIVE_URL_UNRESOLVED', 'VISION_URL_BLOCKED']);
-    expect(harness.provider.requests).toHaveLength(0);
+  it('reads local images of an inline document under the analyze_images path rules, and marks failures the picsense way', async () => {
+    const roots = mkdtempSync(path.join(tmpdir(), 'cadsight-doc-roots-'));
+    harness = await startVisionHarness({ allowedRoots: [roots], script: () => ({ text: 'a local tile' }) });
+    const inside = path.join(roots, 'inside.png');
+    writeFileSync(inside, await solidPng(10, 10));
+    writeFileSync(path.join(harness.dir, 'cwd.png'), await solidPng(12, 12));
+    const doc = `![abs](${inside}) <img src="file://${inside}"> ![rel](cwd.png) ![sys](/etc/hostname) ![gone](${path.join(roots, 'missing.png')})`;
+    const result = await harness.service.analyzeDocument({ document: doc });
+    expect(result.imagesAnalyzed).toBe(2);
+    // cwd.png is relative to the working directory, which is outside the allowed root here.
+    expect(result.failed.map((f) => f.code).sort()).toEqual(['VISION_FILE_NOT_FOUND', 'VISION_PATH_NOT_ALLOWED', 'VISION_PATH_NOT_ALLOWED']);
+    expect(result.document).toContain(`![abs](${inside}) <!-- image-vision: a local tile -->`);
+    expect(result.document).toMatch(/!\[gone\]\([^)]*\) <!-- image-vision: \[识别失败: VISION_FILE_NOT_FOUND No file at [^\]]*missing\.png\.\] -->/);
+    expect(harness.provider.requests).toHaveLength(2);
+    rmSync(roots, { recursive: true, force: true });
   });
 
   it('skips distinct images beyond max_images and says so', async () => {

@@ -55,7 +55,7 @@ export interface TurnResult {
 export interface VisionService {
   /**
    * Analyzes images in a new session (no sessionId) or as a follow-up (new sources are added).
-   * Errors: VISION_SESSION_NOT_FOUND, the ImageSourceLoader / ImageProcessor codes, LLM_*.
+   * Errors: VISION_SOURCES_REQUIRED (no sessionId and no sources), VISION_SESSION_NOT_FOUND, the ImageSourceLoader / ImageProcessor codes, LLM_*.
    */
   analyzeImages(input: { sources: string[]; prompt: string; sessionId?: string }, options?: CallOptions): Promise<TurnResult>;
   /**
@@ -130,7 +130,7 @@ export function createVisionService(deps: VisionDeps): VisionService {
   return {
     analyzeImages(input, options = {}) {
       if (input.sessionId === undefined && input.sources.length === 0) {
-        return Promise.reject(visionError('VISION_SOURCE_INVALID', 'A new session needs at least one image source.'));
+        return Promise.reject(visionError('VISION_SOURCES_REQUIRED', 'A new session needs at least one image source (image_sources is only optional with session_id).'));
       }
       return withSession(input.sessionId, async (id, session) => {
         const taken = await takeInSources(intake, input.sources, session?.images ?? [], options);

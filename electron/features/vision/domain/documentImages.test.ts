@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { classifySource } from './sourceClassifier';
 import { annotateDocument, detectDocumentFormat, escapeCommentText, findDocumentImages, resolveImageReference } from './documentImages';
 
 const urls = (text: string, format: 'html' | 'markdown') => findDocumentImages(text, format).map((o) => o.url);
@@ -34,13 +35,39 @@ describe('HTML images', () => {
     expect(urls(html, 'html')).toEqual(['large.png', 'p2.webp', 'q.png?a=1&b=2']);
   });
 
-  it('resolves relative references against the document URL and its <base href>, never as local paths', () => {
+  it('resolves relative references of a fetched document against its URL and <base href>, never as local paths', () => {
     expect(resolveImageReference('img/a.png', 'https://site.test/docs/page.html')).toBe('https://site.test/docs/img/a.png');
     expect(resolveImageReference('/a.png', 'https://site.test/docs/page.html', 'https://cdn.test/assets/')).toBe('https://cdn.test/a.png');
     expect(resolveImageReference('a.png', 'https://site.test/docs/page.html', '/assets/')).toBe('https://site.test/assets/a.png');
-    expect(() => resolveImageReference('img/a.png', undefined)).toThrow(expect.objectContaining({ code: 'VISION_RELATIVE_URL_UNRESOLVED' }));
-    expect(() => resolveImageReference('/etc/passwd', undefined)).toThrow(expect.objectContaining({ code: 'VISION_RELATIVE_URL_UNRESOLVED' }));
     expect(() => resolveImageReference('file:///etc/passwd', 'https://site.test/')).toThrow(expect.objectContaining({ code: 'VISION_URL_BLOCKED' }));
+    expect(() => resolveImageReference('javascript:alert(1)', 'https://site.test/')).toThrow(expect.objectContaining({ code: 'VISION_URL_BLOCKED' }));
+  });
+
+  it('turns references of an inline document into local paths in the spelling the loader reads as paths', () => {
+    expect(resolveImageReference('img/a.png', undefined)).toBe('./img/a.png');
+    expect(resolveImageReference('my%20plan.png?v=2#top', undefined)).toBe('./my plan.png');
+    expect(resolveImageReference('/abs/img.png', undefined)).toBe('/abs/img.png');
+    expect(resolveImageReference('../up.png', undefined)).toBe('../up.png');
+    expect(resolveImageReference('C:\\drawings\\a.png', undefined)).toBe('C:\\drawings\\a.png');
+    expect(resolveImageReference('file:///srv/a.png', undefined)).toBe('file:///srv/a.png');
+    expect(resolveImageReference('https://site.test/a.png', undefined)).toBe('https://site.test/a.png');
+    expect(() => resolveImageReference('javascript:alert(1)', undefined)).toThrow(expect.objectContaining({ code: 'VISION_URL_BLOCKED' }));
+  });
+
+  it('never lets an inline reference be read as base64 or a URL scheme (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9+/=_ %.-]{1,120}$/), (name) => {
+        let resolved: string;
+        try {
+          resolved = resolveImageReference(name, undefined);
+        } catch (error) {
+          expect((error as { code: string }).code).toMatch(/^VISION_/);
+          return;
+        }
+        expect(classifySource(resolved).kind).toBe('path');
+      }),
+    );
+    expect(classifySource(resolveImageReference(`/9j/${'A'.repeat(80)}`, undefined)).kind).toBe('path');
   });
 });
 

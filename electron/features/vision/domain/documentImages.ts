@@ -24,10 +24,14 @@ export function findDocumentImages(text: string, format: DocumentFormat): ImageO
 }
 
 /**
- * Resolves an image reference of a document to an absolute http(s) or data URL. Relative
- * references resolve against the document URL (or its `<base href>`), never against the
- * local file system. Errors: VISION_RELATIVE_URL_UNRESOLVED (relative, no document URL),
- * VISION_URL_BLOCKED (file:, javascript: and other schemes).
+ * Resolves an image reference of a document to what the loader reads. A fetched document's
+ * references resolve against its URL (or its `<base href>`) and must stay http(s) or data URLs:
+ * a remote page never makes us read local files. An inline document (no URL, no absolute base)
+ * is the caller's own text, so — as picsense does — a reference that is not a URL is a local
+ * path (absolute, or relative to the working directory), read later under the same path rules
+ * as analyze_images (allowed roots, realpath containment, regular files only); `file://` too.
+ * Errors: VISION_URL_BLOCKED (file:, javascript: and other schemes in a fetched document, or
+ * non-file schemes inline), VISION_RELATIVE_URL_UNRESOLVED (an unparsable reference).
  */
 export function resolveImageReference(reference: string, documentUrl: string | undefined, baseHref?: string): string {
   const trimmed = reference.trim();
@@ -38,18 +42,49 @@ export function resolveImageReference(reference: string, documentUrl: string | u
   } catch {
     base = documentUrl ? new URL(documentUrl) : undefined;
   }
+  if (!base) {
+    const local = localReference(trimmed);
+    if (local !== undefined) return local;
+  }
   let resolved: URL;
   try {
     resolved = base ? new URL(trimmed, base) : new URL(trimmed);
   } catch {
-    throw visionError('VISION_RELATIVE_URL_UNRESOLVED', `The image reference "${trimmed.slice(0, 200)}" is relative and the document has no URL.`);
+    throw visionError('VISION_RELATIVE_URL_UNRESOLVED', `The image reference "${trimmed.slice(0, 200)}" cannot be resolved against the document URL.`);
   }
+  if (!base && resolved.protocol === 'file:') return resolved.href;
   if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') {
-    throw visionError('VISION_URL_BLOCKED', `Document images must be http(s) or data URLs (got ${resolved.protocol}); local files are never read from a document.`, {
+    throw visionError('VISION_URL_BLOCKED', `Document images must be http(s) or data URLs (got ${resolved.protocol}); local files are only read from inline documents.`, {
       reason: 'scheme',
     });
   }
   return resolved.href;
+}
+
+const URL_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]+:/;
+
+/**
+ * A local path written in an inline document, in the spelling the loader classifies as a path:
+ * percent-escapes decoded (markdown writes spaces as %20), a `?query`/`#fragment` dropped, and a
+ * bare relative name prefixed with `./` so it can never be mistaken for base64. Undefined when
+ * the reference is a URL with a scheme (a Windows drive letter is a path, not a scheme).
+ */
+function localReference(reference: string): string | undefined {
+  if (reference === '') return undefined;
+  const isWindows = /^[a-zA-Z]:[\\/]/.test(reference) || reference.startsWith('\\\\');
+  if (!isWindows && URL_SCHEME.test(reference)) return undefined;
+  if (reference.startsWith('//')) return undefined;
+  const bare = reference.replace(/[?#].*$/, '');
+  let decoded = bare;
+  try {
+    decoded = decodeURIComponent(bare);
+  } catch {
+    // A lone % is a literal character of the file name.
+  }
+  // "/9j/…" is how bare base64 of a JPEG starts; "/./" keeps it a path with the same meaning.
+  if (decoded.startsWith('/9j/')) return `/.${decoded}`;
+  if (isWindows || decoded.startsWith('/') || decoded.startsWith('~') || decoded.startsWith('./') || decoded.startsWith('../')) return decoded;
+  return `./${decoded}`;
 }
 
 /** The `<base href>` a document declares (HTML only). */

@@ -14,6 +14,7 @@ export const visionHints = {
   VISION_NOT_A_REGULAR_FILE: 'Pass a regular image file, not a directory, FIFO or device.',
   VISION_URL_BLOCKED: 'The URL points at a loopback/private address or an unsupported scheme; set CADSIGHT_ALLOW_PRIVATE_URLS=1 to allow private hosts.',
   VISION_DOWNLOAD_FAILED: 'The image could not be downloaded; check the URL or pass a local copy.',
+  VISION_SOURCES_REQUIRED: 'A new session needs image_sources: pass at least one image, or pass session_id to follow up on an existing session.',
   VISION_SESSION_NOT_FOUND: 'The session does not exist or has expired: start a new session by calling analyze_images without session_id.',
   VISION_IMAGE_INDEX_INVALID: 'Use an image_index between 0 and the number of session images minus 1 (see list_sessions).',
   VISION_REGION_INVALID: 'Give region x, y, width, height as fractions of the image (0..1) with x+width <= 1 and y+height <= 1.',

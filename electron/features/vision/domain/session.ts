@@ -81,13 +81,19 @@ export function addUsage(total: UsageTotals, call: Omit<UsageTotals, 'calls'> & 
 }
 
 const SUMMARY_LINE = /^[ \t]*(?:[*_#>-]+[ \t]*)*summary(?:[*_]+)?[ \t]*[:：][ \t]*(.+?)[ \t*_]*$/gim;
+/** picsense asks for (and agents' prompts copy) a summary in `<summary>…</summary>` tags. */
+const SUMMARY_TAG = /<summary>([\s\S]*?)<\/summary>/gi;
 
 /**
  * Splits the first-turn reply into description and one-line summary. The model is asked to
- * end with "SUMMARY: ..."; when it does not, the summary is the first sentence of the
- * description (shortened) so a session always has one.
+ * end with "SUMMARY: ..."; a reply in picsense's `<summary>…</summary>` form is read the same
+ * way (the last tag wins, every tag is removed from the description). When there is neither,
+ * the summary is the first sentence of the description (shortened) so a session always has one.
  */
 export function splitSummary(reply: string): { description: string; summary: string } {
+  const tags = [...reply.matchAll(SUMMARY_TAG)];
+  const tagged = tags.map((m) => m[1]!.replace(/\s+/g, ' ').trim()).filter((t) => t !== '').at(-1);
+  if (tagged !== undefined) return { description: reply.replace(SUMMARY_TAG, '').replace(/\n{3,}/g, '\n\n').trim(), summary: shorten(tagged, 160) };
   const matches = [...reply.matchAll(SUMMARY_LINE)];
   const last = matches.at(-1);
   if (last) {

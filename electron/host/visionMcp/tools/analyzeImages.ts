@@ -12,9 +12,15 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
       title: 'Analyze images',
       description:
         'Recognise image content. One image = single analysis, several = batch/compare. Multi-turn: the first call creates a session; ' +
-        'pass its session_id to ask follow-ups (the images are re-read every turn). Sources: http(s) URL, local path (~ and file:// ok), data URI or base64.',
+        'pass its session_id (with just a prompt) to ask follow-ups: the session images are re-sent every turn, so image_sources may be omitted ' +
+        'and only needs new images. A new session (no session_id) needs at least one source. Sources: http(s) URL, local path (~ and file:// ok), ' +
+        'data URI or base64.',
       inputSchema: {
-        image_sources: z.array(z.string().min(1).max(20_000_000)).max(16).describe('Images: http(s) URLs, local file paths, data URIs or base64. May be empty on a follow-up.'),
+        image_sources: z
+          .array(z.string().min(1).max(20_000_000))
+          .max(16)
+          .optional()
+          .describe('Images: http(s) URLs, local file paths, data URIs or base64. Required for a new session; optional on a follow-up (only new images).'),
         prompt: z.string().min(1).max(20_000).describe('What to find out about the images, written for the current task.'),
         session_id: z.string().min(1).max(200).optional().describe('Existing session id for a follow-up; omit to start a new session.'),
       },
@@ -25,7 +31,7 @@ export function registerAnalyzeImages(server: McpServer, { service, log }: ToolC
       try {
         const onProgress = progressReporter(extra);
         const result = await service.analyzeImages(
-          { sources: args.image_sources, prompt: args.prompt, ...(args.session_id ? { sessionId: args.session_id } : {}) },
+          { sources: args.image_sources ?? [], prompt: args.prompt, ...(args.session_id ? { sessionId: args.session_id } : {}) },
           { signal: extra.signal, ...(onProgress ? { onProgress } : {}) },
         );
         return toolSuccess(turnView(result));

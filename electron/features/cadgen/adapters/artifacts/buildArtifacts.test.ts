@@ -66,8 +66,23 @@ describe('flange build artifacts', () => {
     expect(glb.byteLength).toBeLessThan(500 * 1024);
   });
 
+  it('carry face measurements for hover and the model edges without cylinder seams', async () => {
+    const gltf = await new NodeIO().readBinary(new Uint8Array(await read('model.glb')));
+    const topology = JSON.parse((await read('topology.json')).toString('utf8')) as { faces: { kind: string; radius_mm?: number }[]; edges: { adjacent_faces: number[] }[] };
+    const nodes = gltf.getRoot().listNodes();
+    const bore = nodes.map((n) => n.getExtras() as { kind?: string; diameter_mm?: number; axis_direction?: number[]; area_mm2?: number }).find((e) => e.kind === 'cylinder');
+    expect(bore?.diameter_mm).toBeGreaterThan(0);
+    expect(bore?.axis_direction).toHaveLength(3);
+    expect(bore?.area_mm2).toBeGreaterThan(0);
+    const seams = topology.edges.filter((e) => e.adjacent_faces.length === 1 && topology.faces[e.adjacent_faces[0] as number]?.kind === 'cylinder').length;
+    expect(seams).toBeGreaterThan(0);
+    const edges = nodes.find((n) => n.getName() === 'model_edges');
+    expect((edges?.getExtras() as { edge_count: number }).edge_count).toBe(topology.edges.length - seams);
+    expect(edges?.getMesh()?.listPrimitives()[0]?.getMode()).toBe(1);
+  });
+
   it('write hidden-line views as SVG with dashed hidden edges and as PNG', async () => {
-    for (const view of ['front', 'top', 'right', 'iso']) {
+    for (const view of ['front', 'top', 'left', 'iso']) {
       const svg = (await read(`view-${view}.svg`)).toString('utf8');
       expect(svg).toContain('<path');
       expect((await read(`view-${view}.png`)).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));

@@ -4,13 +4,17 @@ import { canonicalJson } from '../../domain/canonicalJson';
 import { ALL_CONTRACTS } from '../../domain/contracts/registry';
 import type { CdslDocument } from '../../domain/document';
 import { cdslError, CdslErrorCode } from '../../domain/errors';
-import { runPreflights } from '../../domain/preflight';
+import { postBuildEffectProblem, runPreflights } from '../../domain/preflight';
+import type { VolumeEffect } from '../../domain/preflight';
 import { resolveRefs } from '../../domain/resolveRefs';
-import type { FeatureRefInfo } from '../../domain/topology';
+import type { FeatureRefInfo, Measurements } from '../../domain/topology';
+import type { OperationContract } from '../../domain/contracts/types';
+import { DEFAULT_PROJECTION_METHOD } from '../../domain/drawingViews';
+import type { CdslFeature } from '../../domain/document';
 import type { BuildOutcome, BuildOutputs, FeatureReport } from '../../ports/cadRuntime';
 import { Arena } from './arena';
-import { exportFaceMeshes, exportProjections, exportStep } from './exports';
-import { isValidShape } from './geometryProbes';
+import { exportEdgeLines, exportFaceMeshes, exportProjections, exportStep } from './exports';
+import { exactBoundingBox, isValidShape } from './geometryProbes';
 import type { Kernel } from './kernel';
 import { OCCT_EXECUTORS } from './operations';
 import type { FeatureTool } from './operations';
@@ -29,6 +33,14 @@ function asBuildError(error: unknown, featureId: string): AppError {
   if (error instanceof AppError) return error;
   const detail = error instanceof Error ? error.message : 'OpenCascade raised an exception';
   return cdslError(CdslErrorCode.buildFailed, `${featureId}: the kernel could not execute the operation (${detail})`, { feature_id: featureId });
+}
+
+/** Post-build no-op check: throws CDSL_FEATURE_NO_EFFECT / CDSL_FEATURE_DISJOINT from the measured change. */
+function assertFeatureEffect(contract: OperationContract, feature: CdslFeature, toolMode: 'add' | 'cut' | undefined, before: Measurements, after: Measurements): void {
+  const effect: VolumeEffect = contract.body_effect === 'replay' ? (toolMode ?? 'modify') : contract.body_effect;
+  const joins = contract.body_effect === 'replay' || feature.params?.body === 'join';
+  const problem = postBuildEffectProblem(effect, joins, before, after);
+  if (problem) throw cdslError(problem.code, `${feature.id} (${feature.atomic_id}): ${problem.message}`, { ...problem.data, feature_id: feature.id });
 }
 
 /**
@@ -60,14 +72,17 @@ export async function buildOnKernel(kernel: Kernel, document: CdslDocument, outp
         if (!isValidShape(kernel, result.body)) {
           throw cdslError(CdslErrorCode.candidateInvalid, `${feature.id}: OpenCascade's checker rejects the resulting solid`, { feature_id: feature.id });
         }
-        body = result.body;
-        if (result.tool && contract.body_effect !== 'modify') {
-          tools.set(feature.id, result.tool);
-          featureRefs.push({ feature_id: feature.id, atomic_id: feature.atomic_id, mode: result.tool.mode });
-        }
         const snapshotStart = performance.now();
-        previous = readTopology(kernel, arena, body, snapshotIdFor(kernel.engineVersion, document, index + 1), featureRefs);
+        const refs = result.tool && contract.body_effect !== 'modify' ? [...featureRefs, { feature_id: feature.id, atomic_id: feature.atomic_id, mode: result.tool.mode, tool_bbox: exactBoundingBox(kernel, result.tool.shape) }] : featureRefs;
+        const next = readTopology(kernel, arena, result.body, snapshotIdFor(kernel.engineVersion, document, index + 1), refs);
         snapshotMs += performance.now() - snapshotStart;
+        if (previous) assertFeatureEffect(contract, feature, result.tool?.mode, previous.snapshot.measurements, next.snapshot.measurements);
+        body = result.body;
+        previous = next;
+        if (refs !== featureRefs && result.tool) {
+          featureRefs.push(refs[refs.length - 1] as Omit<FeatureRefInfo, 'token'>);
+          tools.set(feature.id, result.tool);
+        }
         Object.assign(report, { status: 'built', duration_ms: performance.now() - featureStart, solid_count: previous.snapshot.measurements.solid_count, volume_mm3: previous.snapshot.measurements.volume_mm3 });
       } catch (error) {
         Object.assign(report, { status: 'failed', duration_ms: performance.now() - featureStart, error: toAppErrorData(asBuildError(error, feature.id)) });
@@ -102,6 +117,13 @@ async function addExports(kernel: Kernel, arena: Arena, body: Shape3D, topology:
     return value;
   };
   if (outputs.step) outcome.step = await time('step', () => exportStep(kernel, body, name));
-  if (outputs.meshes) outcome.meshes = await time('meshes', () => exportFaceMeshes(body, topology.snapshot, topology.faces.map((f) => f.hashCode)));
-  if (outputs.projections) outcome.projections = await time('projections', () => exportProjections(kernel, arena, body, topology.snapshot));
+  if (outputs.meshes) {
+    outcome.meshes = await time('meshes', () => exportFaceMeshes(body, topology.snapshot, topology.faces.map((f) => f.hashCode)));
+    outcome.edge_lines = exportEdgeLines(body, topology.snapshot, topology.edges.map((e) => e.hashCode));
+  }
+  if (outputs.projections) {
+    const method = outputs.projection_method ?? DEFAULT_PROJECTION_METHOD;
+    outcome.projections = await time('projections', () => exportProjections(kernel, arena, body, method));
+    outcome.projection_method = method;
+  }
 }

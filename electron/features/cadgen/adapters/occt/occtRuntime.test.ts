@@ -104,14 +104,6 @@ describe('the OCCT runtime', () => {
     expect(outcome.features[2]?.error).toMatchObject({ code: 'CDSL_PRECONDITION_FAILED', data: { check: 'hole_positions_on_host_face' } });
   });
 
-  it('reports a fillet the kernel cannot make as a typed build failure', async () => {
-    const block = [extrude(0, rect(40, 30), 20, 'new_body')];
-    const edge = (await snapshotOf(doc('block', block))).edges.find((e) => e.kind === 'line') as { token: string };
-    const outcome = await runtime.build(doc('block', [...block, { atomic_id: 'fillet', params: { edge_tokens: [edge.token], radius_mm: 50 } }]), NO_OUTPUTS);
-    expect(['CDSL_BUILD_FAILED', 'CDSL_CANDIDATE_INVALID']).toContain(outcome.features[1]?.error?.code);
-    expect(outcome.ok).toBe(false);
-  });
-
   it('releases every kernel object so the WASM heap stays flat over repeated builds', async () => {
     const flange = catalog.validateDocument(example('flange').document);
     const first = await runtime.build(flange, NO_OUTPUTS);

@@ -19,7 +19,7 @@ export const extrudeContract: OperationContract = {
   selector_policy: [],
   reference_policy: { mode: 'none' },
   server_injected_paths: [],
-  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'join_needs_body'],
+  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'join_needs_body', 'join_tool_meets_body'],
   candidate_verifiers: ['solid_count_equals', 'bbox_dimension_mm', 'volume_mm3'],
   body_effect: 'add',
 };

@@ -14,7 +14,7 @@ export const extrudeCutBlindContract: OperationContract = {
   selector_policy: [],
   reference_policy: { mode: 'none' },
   server_injected_paths: [],
-  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'body_exists', 'cut_reaches_body'],
+  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'body_exists', 'cut_reaches_body', 'cut_tool_meets_body'],
   candidate_verifiers: ['volume_mm3', 'single_connected_body', 'coplanar'],
   body_effect: 'cut',
 };

@@ -13,7 +13,7 @@ export const extrudeCutThroughContract: OperationContract = {
   selector_policy: [],
   reference_policy: { mode: 'none' },
   server_injected_paths: [],
-  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'body_exists', 'cut_reaches_body', 'through_exit_distance'],
+  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'body_exists', 'cut_reaches_body', 'through_exit_distance', 'cut_tool_meets_body'],
   candidate_verifiers: ['through_cylindrical_bore', 'single_connected_body', 'volume_mm3'],
   body_effect: 'cut',
 };

@@ -11,7 +11,7 @@ export const mirrorContract: OperationContract = {
   selector_policy: [],
   reference_policy: { mode: 'feature_token', slot: 'source_feature_token', allowed_atomic_ids: ['extrude', 'revolve', 'extrude_cut_blind', 'extrude_cut_through', 'hole'], inject_path: 'params.source' },
   server_injected_paths: ['params.source'],
-  semantic_preflight: ['body_exists', 'direction_nonzero'],
+  semantic_preflight: ['body_exists', 'direction_nonzero', 'replay_instances_meet_body'],
   candidate_verifiers: ['volume_mm3', 'coplanar'],
   body_effect: 'replay',
 };

@@ -16,7 +16,7 @@ export const patternLinearContract: OperationContract = {
   selector_policy: [],
   reference_policy: { mode: 'feature_token', slot: 'source_feature_token', allowed_atomic_ids: ['extrude', 'revolve', 'extrude_cut_blind', 'extrude_cut_through', 'hole'], inject_path: 'params.source' },
   server_injected_paths: ['params.source'],
-  semantic_preflight: ['body_exists', 'direction_nonzero'],
+  semantic_preflight: ['body_exists', 'direction_nonzero', 'replay_instances_meet_body'],
   candidate_verifiers: ['solid_count_equals', 'volume_mm3', 'cylindrical_bore'],
   body_effect: 'replay',
 };

@@ -15,7 +15,7 @@ export const revolveContract: OperationContract = {
   selector_policy: [],
   reference_policy: { mode: 'none' },
   server_injected_paths: [],
-  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'revolve_axis_in_sketch_plane', 'revolve_profile_one_side', 'join_needs_body'],
+  semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'revolve_axis_in_sketch_plane', 'revolve_profile_one_side', 'join_needs_body', 'join_tool_meets_body'],
   candidate_verifiers: ['solid_count_equals', 'volume_mm3', 'coaxial', 'cylindrical_bore'],
   body_effect: 'add',
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CdslFeature } from '../document';
 import type { FaceInfo, TopologySnapshot } from '../topology';
-import { runPreflights } from './index';
+import { postBuildEffectProblem, runPreflights } from './index';
 import type { ResolvedRefs } from './types';
 
 const previous: TopologySnapshot = {
@@ -72,5 +72,27 @@ describe('semantic preflights', () => {
     expect(() => check(['join_needs_body'], { params: { body: 'join' } }, {}, null)).toThrow(failsWith('join_needs_body'));
     expect(() => check(['shell_thickness_fits'], { params: { thickness_mm: 5 } })).toThrow(failsWith('shell_thickness_fits'));
     expect(() => check(['direction_nonzero'], { params: { direction: [0, 0, 0] } })).toThrow(failsWith('direction_nonzero'));
+  });
+
+  it('prove from the bboxes that a cut beside the body or a join away from it changes nothing', () => {
+    const beside = { origin: [0, 0, 10], normal: [0, 0, 1], x_dir: [1, 0, 0] };
+    const far = { type: 'rectangle', center: [80, 0], width_mm: 10, height_mm: 10 };
+    const noEffect = expect.objectContaining({ code: 'CDSL_FEATURE_NO_EFFECT', data: expect.objectContaining({ check: 'cut_tool_meets_body', stage: 'preflight' }) });
+    expect(() => check(['cut_tool_meets_body'], { atomic_id: 'extrude_cut_through', sketch: sketch(beside, far) as never, params: { direction: 'both' } })).toThrow(noEffect);
+    expect(() => check(['cut_tool_meets_body'], { atomic_id: 'extrude_cut_through', sketch: sketch(beside, square) as never, params: { direction: 'both' } })).not.toThrow();
+    const join = { extent: { kind: 'one_sided', distance_mm: 5, reverse: false }, body: 'join' };
+    expect(() => check(['join_tool_meets_body'], { sketch: sketch(beside, far) as never, params: join })).toThrow(expect.objectContaining({ code: 'CDSL_FEATURE_DISJOINT' }));
+    expect(() => check(['join_tool_meets_body'], { sketch: sketch(beside, square) as never, params: join })).not.toThrow();
+    expect(() => check(['join_tool_meets_body'], { sketch: sketch(beside, far) as never, params: { ...join, body: 'new_body' } })).not.toThrow();
+  });
+
+  it('judge the measured volume change of each kind of feature', () => {
+    const m = (volume: number, solids = 1) => ({ ...previous.measurements, volume_mm3: volume, solid_count: solids });
+    expect(postBuildEffectProblem('cut', false, m(1000), m(1000))?.code).toBe('CDSL_FEATURE_NO_EFFECT');
+    expect(postBuildEffectProblem('cut', false, m(1000), m(900))).toBeNull();
+    expect(postBuildEffectProblem('add', true, m(1000), m(1000))?.code).toBe('CDSL_FEATURE_NO_EFFECT');
+    expect(postBuildEffectProblem('add', true, m(1000), m(1100, 2))?.code).toBe('CDSL_FEATURE_DISJOINT');
+    expect(postBuildEffectProblem('add', false, m(1000), m(1100, 2))).toBeNull();
+    expect(postBuildEffectProblem('modify', false, m(1000), m(1000))?.code).toBe('CDSL_FEATURE_NO_EFFECT');
   });
 });

@@ -1,4 +1,5 @@
 import type { CdslFeature } from '../document';
+import type { CdslErrorCodeValue } from '../errors';
 import type { EdgeInfo, FaceInfo, FeatureRefInfo, TopologySnapshot } from '../topology';
 
 /** Entities the resolver found for a feature's selector/reference slots (server-injected). */
@@ -16,5 +17,12 @@ export interface PreflightInput {
   resolved: ResolvedRefs;
 }
 
-/** A semantic check: returns the reason it fails, or null when the feature may be built. */
-export type PreflightCheck = (input: PreflightInput) => string | null;
+/** A failure that has its own error code (e.g. CDSL_FEATURE_NO_EFFECT) instead of CDSL_PRECONDITION_FAILED. */
+export interface PreflightProblem {
+  code: CdslErrorCodeValue;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/** A semantic check: returns the reason it fails (text → CDSL_PRECONDITION_FAILED), or null when the feature may be built. */
+export type PreflightCheck = (input: PreflightInput) => string | PreflightProblem | null;

@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { ToolResult } from '../../domain/protocol/mcpTools';
 import { openDxfBackend } from './openDxfBackend';
 import { parseDxfBytes } from '../../../drawing';
+import { ezdxfPython } from '../../../../testSupport/prereqs';
+
+const python = ezdxfPython('openDxfBackend.test ezdxf audits');
 
 const FIXTURES = path.resolve('electron/testSupport/fixtures/dxf');
 const fixture = (name: string): string => path.join(FIXTURES, name);
@@ -18,7 +21,7 @@ function json(result: ToolResult): any {
 }
 
 function ezdxfAudit(file: string): { errors: string[]; fixes: number; counts: Record<string, number>; review_layer: string[]; texts: string[] } {
-  return JSON.parse(execFileSync('/usr/bin/python3', [fixture('ezdxf_audit.py'), file], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync(python!, [fixture('ezdxf_audit.py'), file], { encoding: 'utf8' }));
 }
 
 describe('embedded DXF backend on real drawings', () => {
@@ -107,7 +110,7 @@ describe('embedded DXF backend on real drawings', () => {
     expect(dark(ex, ey, ex + 10 * transform.pixelsPerUnit, ey + 10 * transform.pixelsPerUnit)).toBe(0);
   });
 
-  it.each([
+  it.skipIf(!python).each([
     ['mech_flange_3frames_modelspace_DERIVED.dxf', 'R2010'],
     ['cn_arch_gh109_1_R2000_GBK_DERIVED.dxf', 'R2000 GBK'],
     ['libredwg_r2.6_dim_AC1003.dxf', 'R12 era'],

@@ -1,8 +1,10 @@
 import net from 'node:net';
 import { once } from 'node:events';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, toAppErrorData } from '../../../../../shared/errors';
 import type { Logger } from '../../../../platform/log/types';
 import { createLineFramer, encodeFrame, type FrameItem } from '../../domain/protocol/lineFramer';
+import { readAuthToken } from '../../domain/protocol/authToken';
 import { JSON_RPC_ERROR, isRecord, makeFailure, makeSuccess, parseJsonRpcLine, type JsonRpcRequest, type JsonRpcResponse } from '../../domain/protocol/jsonRpc';
 import type { ToolProvider } from '../../ports/toolProvider';
 
@@ -20,6 +22,17 @@ export interface JsonRpcLineServerOptions {
   handler: ToolProvider;
   /** Largest accepted request line; bigger ones get -32600 and are skipped. Default 64 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Shared secret: when set, a connection's first line must be the `cadsight/authenticate`
+   * notification carrying it (see domain/protocol/authToken.ts); any other first line closes it.
+   */
+  token?: string;
+  /** Connections open at once; further ones are dropped by the kernel accept path. Default 32. */
+  maxConnections?: number;
+  /** A connection with no traffic either way for this long is closed. Default 10 minutes. */
+  idleTimeoutMs?: number;
+  /** A started line must end within this time (slowloris: one byte now and then). Default 60 s. */
+  frameTimeoutMs?: number;
   log?: Logger;
 }
 
@@ -37,6 +50,21 @@ export interface JsonRpcLineServer {
 // Requests received but not yet answered before the socket stops reading: bounds memory when a
 // client pipelines faster than the handler answers.
 const QUEUE_HIGH_WATER = 256;
+const DEFAULT_MAX_CONNECTIONS = 32;
+const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_FRAME_TIMEOUT_MS = 60_000;
+// The authentication line is tiny; an unauthenticated peer may not park more than this.
+const MAX_AUTH_LINE_BYTES = 4096;
+const OPEN_BRACE = 0x7b;
+
+/** Space, tab, CR, LF: what may precede the first `{` of a JSON-RPC stream. */
+function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
 
 /**
  * Starts listening. Throws AppError CAD_SERVER_LISTEN_FAILED (data: host, port, reason) when
@@ -45,11 +73,14 @@ const QUEUE_HIGH_WATER = 256;
 export async function startJsonRpcLineServer(options: JsonRpcLineServerOptions): Promise<JsonRpcLineServer> {
   const host = options.host ?? '127.0.0.1';
   const sockets = new Set<net.Socket>();
+  const expectedToken = options.token === undefined ? null : digest(options.token);
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    serveConnection(socket, options);
+    serveConnection(socket, options, expectedToken);
   });
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  server.on('drop', (info?: { remoteAddress?: string }) => options.log?.warn('cad line server refused a connection over the cap', { max: server.maxConnections, remote: info?.remoteAddress }));
   try {
     server.listen(options.port, host);
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
@@ -74,8 +105,18 @@ export async function startJsonRpcLineServer(options: JsonRpcLineServerOptions):
   };
 }
 
-function serveConnection(socket: net.Socket, options: JsonRpcLineServerOptions): void {
+/**
+ * Where a connection stands before it may call tools. `first-byte`: nothing but whitespace yet;
+ * a JSON-RPC stream starts with `{`, while a browser's HTTP request line (`POST / HTTP/1.1`) or a
+ * TLS hello (0x16) does not, so such a peer is cut off before any of its lines is read — a web
+ * page's no-cors POST body can never reach a tool. `auth`: waiting for the token line.
+ */
+type Gate = 'first-byte' | 'auth' | 'open';
+
+function serveConnection(socket: net.Socket, options: JsonRpcLineServerOptions, expectedToken: Buffer | null): void {
   const framer = createLineFramer(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes });
+  let gate: Gate = 'first-byte';
+  let frameTimer: NodeJS.Timeout | null = null;
   const queue: FrameItem[] = [];
   let head = 0;
   let working = false;
@@ -114,14 +155,71 @@ function serveConnection(socket: net.Socket, options: JsonRpcLineServerOptions):
     working = false;
   }
 
+  function refuse(reason: string): void {
+    options.log?.warn('cad line server closed a connection', { reason });
+    closed = true;
+    socket.destroy();
+  }
+
+  /** Passes the first-byte gate; false when the peer is not speaking JSON-RPC (connection closed). */
+  function checkFirstByte(chunk: Buffer): boolean {
+    for (const byte of chunk) {
+      if (isJsonWhitespace(byte)) continue;
+      if (byte !== OPEN_BRACE) {
+        refuse('the stream does not start with a JSON object (HTTP, TLS or other protocol)');
+        return false;
+      }
+      gate = expectedToken === null ? 'open' : 'auth';
+      return true;
+    }
+    return true;
+  }
+
+  function authenticate(items: FrameItem[]): FrameItem[] {
+    const first = items[0]!;
+    const token = first.kind === 'line' ? readAuthToken(parseJsonRpcLine(first.text)) : null;
+    const given = token === null ? null : digest(token);
+    if (given === null || !timingSafeEqual(given, expectedToken!)) {
+      refuse('missing or wrong token');
+      return [];
+    }
+    gate = 'open';
+    return items.slice(1);
+  }
+
+  /** Slowloris guard: an unfinished line must be completed within frameTimeoutMs. */
+  function armFrameTimer(): void {
+    if (framer.bufferedBytes === 0) {
+      if (frameTimer !== null) clearTimeout(frameTimer);
+      frameTimer = null;
+      return;
+    }
+    frameTimer ??= setTimeout(() => refuse('a line was not completed in time'), options.frameTimeoutMs ?? DEFAULT_FRAME_TIMEOUT_MS);
+  }
+
+  socket.setTimeout(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, () => refuse('idle timeout'));
   socket.on('data', (chunk: Buffer) => {
-    queue.push(...framer.push(chunk));
+    if (closed) return;
+    if (gate === 'first-byte' && !checkFirstByte(chunk)) return;
+    let items = framer.push(chunk);
+    if (gate === 'auth') {
+      if (items.length === 0) {
+        if (framer.bufferedBytes > MAX_AUTH_LINE_BYTES) refuse('the authentication line is too long');
+        else armFrameTimer();
+        return;
+      }
+      items = authenticate(items);
+      if (closed) return;
+    }
+    armFrameTimer();
+    queue.push(...items);
     updateFlow();
     if (!working) void work();
   });
   socket.on('error', (error) => options.log?.warn('cad line server connection error', { reason: (error as NodeJS.ErrnoException).code ?? error.message }));
   socket.on('close', () => {
     closed = true;
+    if (frameTimer !== null) clearTimeout(frameTimer);
   });
 }
 

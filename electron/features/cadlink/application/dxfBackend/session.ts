@@ -8,12 +8,22 @@ export interface DxfDrawingSink {
   save(path: string, dxfText: string): Promise<{ path: string; bytes: number }>;
 }
 
+/**
+ * Decides the file save_drawing writes (the caller of the tool never decides alone: a TCP line
+ * may come from any local process). `requested` is the tool's `path` argument, if any.
+ * Errors: CAD_DXF_SAVE_REFUSED (outside the allowed places), CAD_DXF_OVERWRITE_REFUSED.
+ */
+export interface DxfSaveLocator {
+  locate(requested: string | undefined, overwriteOriginal: boolean): Promise<string>;
+}
+
 export interface DxfBackendDeps {
   document: DxfDocument;
   /** The opened file; save_drawing writes `<name>.ai-review.dxf` next to it. */
   sourcePath: string;
   renderer: DxfScreenshotRenderer;
   sink: DxfDrawingSink;
+  saveLocator: DxfSaveLocator;
 }
 
 /** One opened drawing plus the annotations written to it since it was opened. */

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ezdxfPython } from '../../../../testSupport/prereqs';
 import { openDxfFile } from './openDxfFile';
 
 const repoRoot = path.resolve(__dirname, '../../../../..');
@@ -14,10 +15,12 @@ const files = present ? readdirSync(corpus).filter((f) => /\.(dxf|dwg)$/i.test(f
 type EzdxfCounts = { ok: true; layouts: Record<string, Record<string, number>> } | { ok: false; error: string };
 let reference: Record<string, EzdxfCounts> = {};
 
-describe.skipIf(!present)('every corpus drawing', () => {
+const python = present ? ezdxfPython('dxf corpus counts vs ezdxf') : undefined;
+
+describe.skipIf(!present || !python)('every corpus drawing', () => {
   beforeAll(() => {
     const dxf = files.filter((f) => f.endsWith('.dxf')).map((f) => path.join(corpus, f));
-    reference = JSON.parse(execFileSync('/usr/bin/python3', [path.join(repoRoot, 'electron/testSupport/fixtures/dxf/ezdxf_counts.py'), ...dxf], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
+    reference = JSON.parse(execFileSync(python!, [path.join(repoRoot, 'electron/testSupport/fixtures/dxf/ezdxf_counts.py'), ...dxf], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
   });
 
   it.each(files.filter((f) => f.endsWith('.dwg')))('%s is refused as DWG with advice', async (name) => {

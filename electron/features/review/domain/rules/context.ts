@@ -85,3 +85,14 @@ export function isPreferredScaleFactor(factor: number): boolean {
   }
   return false;
 }
+
+/** Chinese names of DXF entity types, as AutoCAD's Chinese edition calls them. */
+const ENTITY_TYPE_ZH: Record<string, string> = {
+  LINE: '直线', XLINE: '构造线', RAY: '射线', LWPOLYLINE: '多段线', POLYLINE: '多段线', CIRCLE: '圆', ARC: '圆弧', ELLIPSE: '椭圆',
+  SPLINE: '样条曲线', POINT: '点', TEXT: '单行文字', MTEXT: '多行文字', ATTRIB: '属性', ATTDEF: '属性定义', INSERT: '块参照',
+  DIMENSION: '尺寸标注', ARC_DIMENSION: '弧长标注', LEADER: '引线', MLEADER: '多重引线', MULTILEADER: '多重引线', HATCH: '图案填充',
+  SOLID: '二维填充', TRACE: '宽线', '3DFACE': '三维面', VIEWPORT: '视口', IMAGE: '光栅图像', WIPEOUT: '区域覆盖', TABLE: '表格',
+};
+
+/** An entity type in the run's language (unknown types keep their DXF name). */
+export const typeName = (locale: ReviewLocale, type: string): string => (locale === 'zh-CN' ? (ENTITY_TYPE_ZH[type.toUpperCase()] ?? `${type} 图元`) : type);

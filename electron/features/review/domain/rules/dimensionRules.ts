@@ -2,42 +2,43 @@ import type { RuleParams } from '../checklist';
 import type { DimensionItem, EntitySummary } from '../evidence';
 import { boxOfPoints, pointInBox, type BBox } from '../geometry';
 import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
-import { overrideValue, statedNumber } from './textRules';
+import { overrideValue, statedValue } from './dimensionRule';
+import { inScaleSeries } from './scaleRule';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
 const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
-/** Feet-inch and fractional texts (1'-6", 3/4) are not decimal values this rule can compare. */
-const NOT_DECIMAL = /['"″′]|\d\s*\/\s*\d/;
+/** Scale factors a detail view is drawn at (GB/T 14690, 1:10 to 10:1): DIMLFAC = 1/view scale is then right. */
+const plausibleViewFactor = (factor: number): boolean => factor >= 0.1 - 1e-9 && factor <= 10 + 1e-9 && inScaleSeries(factor, true);
 
 /**
- * DIM-002: what the dimension shows (its block text, after DIMLFAC, DIMPOST, rounding) disagrees
- * with what the geometry measures — "12000" on a 120 mm edge. Overridden texts are DIM-001's.
- * The tolerance is half a unit of the last shown digit plus the relative tolerance.
+ * DIM-002: the dimension style's measurement factor (DIMLFAC) makes the shown value disagree with
+ * the geometry — "12000" printed on a 120 mm edge. A factor that undoes a detail view's scale
+ * (0.5 for a 2:1 detail, 2 for 1:2) is correct practice and passes; a shown text that disagrees
+ * even with the factor applied is DIM-001's (typed overrides, DIMPOST, edited blocks).
  */
 export const dimensionDisplayRule: FrameRule<ParamsOf<'dimension_display'>> = (item, params, { frame, evidence, locale }) =>
   evidence.dimensions.flatMap((dim) => {
-    if (dim.renderedText === undefined || dim.measurement === null || dim.position === null) return [];
-    if (overrideValue(dim.textOverride) !== undefined || NOT_DECIMAL.test(dim.renderedText)) return [];
-    const shown = statedNumber(dim.renderedText);
-    if (!shown) return [];
-    const measured = Math.abs(dim.measurement);
-    const readings = dim.dimType?.startsWith('angular') ? [(measured * 180) / Math.PI, measured] : [measured];
+    const factor = dim.display?.linearFactor ?? 1;
+    if (dim.position === null || dim.blockText === null || Math.abs(factor - 1) < 1e-9 || dim.dimType?.startsWith('angular')) return [];
+    if (overrideValue(dim.textOverride) !== undefined) return [];
+    const shown = statedValue(dim.blockText);
+    const measured = dim.measured ?? (dim.measurement !== null && dim.measurement >= 0 ? dim.measurement : null);
+    if (!shown || measured === null || measured === 0) return [];
     const tolerance = 0.5 * 10 ** -shown.decimals + shown.value * params.relativeTolerance;
-    if (readings.some((m) => Math.abs(shown.value - m) <= tolerance)) return [];
-    const ratio = measured > 0 ? shown.value / measured : 0;
-    const hint = ratio > 0 && Math.abs(Math.log10(ratio) - Math.round(Math.log10(ratio))) < 1e-3 && Math.round(Math.log10(ratio)) !== 0;
+    const geometry = Math.abs(measured);
+    if (Math.abs(shown.value - geometry) <= tolerance || Math.abs(shown.value - geometry * factor) > tolerance * Math.max(1, factor) || plausibleViewFactor(factor)) return [];
     return [
       draftFor(item, frame.id, {
         message: say(
           locale,
-          `尺寸显示为“${dim.renderedText}”，但几何实测为 ${fmt(measured)}${hint ? `（相差 ${fmt(ratio)} 倍，检查 DIMLFAC/标注样式）` : ''}。`,
-          `The dimension shows "${dim.renderedText}" but the geometry measures ${fmt(measured)}${hint ? ` (a factor of ${fmt(ratio)}: check DIMLFAC / the dimension style)` : ''}.`,
+          `尺寸显示为“${dim.blockText}”，但几何实测为 ${fmt(geometry)}：测量比例因子 DIMLFAC=${fmt(factor)} 不是视图比例的倒数，请检查标注样式。`,
+          `The dimension shows "${dim.blockText}" but the geometry measures ${fmt(geometry)}: the measurement factor DIMLFAC ${fmt(factor)} undoes no view scale; check the dimension style.`,
         ),
         evidenceRefs: ['tool:get_dimensions', `entity:${dim.handle}`],
         location: { kind: 'point', point: dim.position },
         handles: [dim.handle],
-        annotationText: say(locale, `显示 ${dim.renderedText}，实测 ${fmt(measured)}`, `Shows ${dim.renderedText}, measures ${fmt(measured)}`),
+        annotationText: say(locale, `显示 ${dim.blockText}，实测 ${fmt(geometry)}（DIMLFAC=${fmt(factor)}）`, `Shows ${dim.blockText}, measures ${fmt(geometry)} (DIMLFAC ${fmt(factor)})`),
       }),
     ];
   });
@@ -51,8 +52,8 @@ export const dimensionTextHeightRule: FrameRule<ParamsOf<'dimension_text_height'
   const factor = frameUnitsPerPaperMm(frame);
   const off = new Map<string, DimensionItem[]>();
   for (const dim of evidence.dimensions) {
-    if (dim.renderedHeight === undefined || dim.position === null) continue;
-    const paper = dim.renderedHeight / factor;
+    if (dim.blockTextHeight === undefined || dim.position === null) continue;
+    const paper = dim.blockTextHeight / factor;
     const onSeries = params.series.some((s) => Math.abs(paper - s) <= s * params.relativeTolerance);
     if (onSeries && paper >= params.minHeightMm * (1 - params.relativeTolerance)) continue;
     const key = fmt(paper);

@@ -1,7 +1,8 @@
 import type { RuleParams } from '../checklist';
 import { boxOfPoints, type BBox } from '../geometry';
 import type { EntitySummary } from '../evidence';
-import { draftFor, say, type DrawingRule, type FrameRule } from './context';
+import { draftFor, say, typeName, type DrawingRule, type FrameRule } from './context';
+import { entityLabel, isFingerprint } from '../entityKey';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
@@ -16,27 +17,35 @@ function unionBox(entities: readonly EntitySummary[]): BBox | undefined {
 export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params, { frame, evidence, locale }) =>
   evidence.zeroLength.map((hit) =>
     draftFor(item, frame.id, {
-      message: say(locale, `零长度${hit.type}（句柄 ${hit.handle}），应删除。`, `Zero-length ${hit.type} (handle ${hit.handle}); delete it.`),
+      message: say(locale, `零长度${typeName(locale, hit.type)}（${entityLabel(locale, hit.handle, hit.location)}），应删除。`, `Zero-length ${hit.type} (${entityLabel(locale, hit.handle, hit.location)}); delete it.`),
       evidenceRefs: ['tool:find_zero_length', `entity:${hit.handle}`],
       location: { kind: 'point', point: hit.location },
       handles: [hit.handle],
-      annotationText: say(locale, `零长度${hit.type}，请删除`, `Zero-length ${hit.type}: delete`),
+      annotationText: say(locale, `零长度${typeName(locale, hit.type)}，请删除`, `Zero-length ${hit.type}: delete`),
     }),
   );
 
 export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = (item, _params, { frame, evidence, locale }) =>
   evidence.duplicates.map((group) => {
     const extra = group.handles.slice(1).join(', ');
+    const named = !group.handles.some(isFingerprint);
+    const place = entityLabel(locale, group.handles[0]!, group.location);
     return draftFor(item, frame.id, {
-      message: say(
-        locale,
-        `重复${group.type}：${group.handles.join('、')} 完全重叠，保留 ${group.handles[0]}，删除 ${extra}。`,
-        `Duplicate ${group.type}: ${group.handles.join(', ')} overlap exactly; keep ${group.handles[0]}, delete ${extra}.`,
-      ),
+      message: named
+        ? say(
+            locale,
+            `重复${typeName(locale, group.type)}：句柄 ${group.handles.join('、')} 完全重叠，保留 ${group.handles[0]}，删除 ${extra}。`,
+            `Duplicate ${group.type}: handles ${group.handles.join(', ')} overlap exactly; keep ${group.handles[0]}, delete ${extra}.`,
+          )
+        : say(
+            locale,
+            `${group.handles.length} 个${typeName(locale, group.type)}完全重叠（${place}），保留一个，删除其余 ${group.handles.length - 1} 个。`,
+            `${group.handles.length} ${group.type} entities overlap exactly (${place}); keep one, delete the other ${group.handles.length - 1}.`,
+          ),
       evidenceRefs: ['tool:find_duplicate_entities', ...group.handles.map((h) => `entity:${h}`)],
       location: { kind: 'point', point: group.location },
       handles: group.handles,
-      annotationText: say(locale, `重复${group.type}，请删除多余的一份`, `Duplicate ${group.type}: delete the extra copy`),
+      annotationText: say(locale, `重复${typeName(locale, group.type)}，请删除多余的一份`, `Duplicate ${group.type}: delete the extra copy`),
     });
   });
 
@@ -45,7 +54,7 @@ export const layerZeroRule: FrameRule<ParamsOf<'layer_zero_geometry'>> = (item, 
   const onZero = evidence.entities.filter((e) => e.layer === '0' && !ignored.has(e.type.toUpperCase()));
   if (onZero.length === 0) return [];
   const box = unionBox(onZero) ?? frame.bbox;
-  const types = [...new Set(onZero.map((e) => e.type))].join(', ');
+  const types = [...new Set(onZero.map((e) => typeName(locale, e.type)))].join(locale === 'zh-CN' ? '、' : ', ');
   return [
     draftFor(item, frame.id, {
       message: say(

@@ -1,7 +1,8 @@
 import type { Checklist, RuleChecklistItem } from '../checklist';
 import type { FindingDraft } from '../finding';
 import { duplicateEntitiesRule, layerZeroRule, outsideFramesRule, zeroLengthRule } from './entityRules';
-import { dimensionOverrideRule, textHeightSeriesRule } from './textRules';
+import { textHeightSeriesRule } from './textRules';
+import { dimensionOverrideRule } from './dimensionRule';
 import { sheetSizeRule, titleBlockFieldsRule } from './sheetRules';
 import { dimensionDisplayRule, dimensionTextHeightRule, frameWithoutDimensionsRule } from './dimensionRules';
 import { layerLinetypeRule } from './layerRules';
@@ -14,7 +15,7 @@ import type { DrawingRuleContext, FrameRuleContext } from './context';
 
 export type { DrawingRuleContext, FrameRuleContext, ReviewLocale } from './context';
 export { frameUnitsPerPaperMm, isPreferredScaleFactor } from './context';
-export { overrideValue } from './textRules';
+export { overrideValue, statedValue } from './dimensionRule';
 export { describeNumberingIssue, numberingIssues, type NumberingIssue, type SheetRef } from './numbering';
 
 /** Runs one rule item against one frame (drawing-level rules yield nothing here). */

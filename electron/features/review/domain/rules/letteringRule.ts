@@ -1,12 +1,11 @@
 import type { RuleParams } from '../checklist';
 import type { TextItem } from '../evidence';
 import { boxOfPoints } from '../geometry';
-import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
+import { draftFor, say, type FrameRule } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
-const fmt = (n: number): string => String(Math.round(n * 100) / 100);
 /** "gbcbig.shx" → "gbcbig", "SimFang.TTF" → "simfang". */
 const fontKey = (font: string): string => font.trim().toLowerCase().replace(/\.(shx|ttf|ttc|otf)$/, '');
 
@@ -21,38 +20,13 @@ function allowed(text: TextItem, cjk: boolean, latinFonts: Set<string>, cjkFonts
 }
 
 /**
- * TXT-002 (GB/T 14691): Chinese characters at least minCjkHeightMm high on paper, and text styles
- * in 长仿宋 fonts (gbenor/gbeitc + gbcbig, or the configured list). Fonts are only judged on sheets
- * with Chinese text: an ISO drawing lettered in English is not held to GB fonts. One finding per
- * paper height and one per text style, so a wrong style is one finding.
+ * TXT-002 (GB/T 14691): text styles in 长仿宋 fonts (gbenor/gbeitc + gbcbig, or the configured
+ * list). Heights, including the 3.5 mm minimum for Chinese characters, are TXT-001's. Fonts are
+ * only judged on sheets with Chinese text: an ISO drawing lettered in English is not held to GB
+ * fonts. One finding per text style (or inline font), so a wrong style is one finding.
  */
 export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { frame, evidence, locale }) => {
-  const factor = frameUnitsPerPaperMm(frame);
-  const scaleKnown = paperScaleKnown(frame);
-  const cjkTexts = evidence.texts.filter((t) => CJK.test(t.text) && t.height > 0);
-  const drafts = [];
-  const small = new Map<string, TextItem[]>();
-  for (const t of cjkTexts) {
-    const paper = t.height / factor;
-    if (scaleKnown && paper < params.minCjkHeightMm * (1 - params.relativeTolerance)) small.set(fmt(paper), [...(small.get(fmt(paper)) ?? []), t]);
-  }
-  for (const [paper, texts] of small) {
-    drafts.push(
-      draftFor(item, frame.id, {
-        message: say(
-          locale,
-          `${texts.length} 处汉字高 ${paper} mm（如“${texts[0]!.text.slice(0, 20)}”），GB/T 14691 规定汉字高度不小于 ${fmt(params.minCjkHeightMm)} mm。`,
-          `${texts.length} Chinese text(s) are ${paper} mm high (e.g. "${texts[0]!.text.slice(0, 20)}"); GB/T 14691 wants at least ${fmt(params.minCjkHeightMm)} mm.`,
-        ),
-        evidenceRefs: ['tool:get_texts', ...texts.slice(0, 50).map((t) => `entity:${t.handle}`)],
-        location: texts.length === 1 ? { kind: 'point' as const, point: texts[0]!.position } : { kind: 'bbox' as const, bbox: boxOfPoints(texts.map((t) => t.position))! },
-        handles: texts.map((t) => t.handle),
-        discriminator: `height:${paper}`,
-        annotationText: say(locale, `汉字高 ${paper} mm，应 ≥ ${fmt(params.minCjkHeightMm)}`, `Chinese text ${paper} mm; needs ≥ ${fmt(params.minCjkHeightMm)}`),
-      }),
-    );
-  }
-  if (cjkTexts.length === 0) return drafts;
+  if (!evidence.texts.some((t) => CJK.test(t.text))) return [];
   const latinFonts = new Set(params.latinFonts.map(fontKey));
   const cjkFonts = new Set(params.cjkFonts.map(fontKey));
   const byStyle = new Map<string, TextItem[]>();
@@ -61,23 +35,20 @@ export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { 
     const key = t.inlineFont ? `\\f${t.inlineFont}` : (t.style ?? '?');
     byStyle.set(key, [...(byStyle.get(key) ?? []), t]);
   }
-  for (const [style, texts] of byStyle) {
+  return [...byStyle].map(([style, texts]) => {
     const t = texts[0]!;
     const fonts = (t.inlineFont ? t.inlineFont.split(',') : [t.font, t.bigFont]).filter((f) => f && f.trim() !== '').join(' + ');
-    drafts.push(
-      draftFor(item, frame.id, {
-        message: say(
-          locale,
-          `文字样式“${style}”使用字体 ${fonts}（${texts.length} 处），不是 GB/T 14691 长仿宋体（${params.latinFonts.join('/')} + ${params.cjkFonts.join('/')}）。`,
-          `Text style "${style}" uses ${fonts} (${texts.length} texts), not a GB/T 14691 long-FangSong font (${params.latinFonts.join('/')} + ${params.cjkFonts.join('/')}).`,
-        ),
-        evidenceRefs: ['tool:get_texts', ...texts.slice(0, 50).map((x) => `entity:${x.handle}`)],
-        location: texts.length === 1 ? { kind: 'point' as const, point: t.position } : { kind: 'bbox' as const, bbox: boxOfPoints(texts.map((x) => x.position))! },
-        handles: texts.map((x) => x.handle),
-        discriminator: `font:${style}`,
-        annotationText: say(locale, `字体 ${fonts} 非长仿宋`, `Font ${fonts} is not long-FangSong`),
-      }),
-    );
-  }
-  return drafts;
+    return draftFor(item, frame.id, {
+      message: say(
+        locale,
+        `文字样式“${style}”使用字体 ${fonts}（${texts.length} 处），不是 GB/T 14691 长仿宋体（${params.latinFonts.join('/')} + ${params.cjkFonts.join('/')}）。`,
+        `Text style "${style}" uses ${fonts} (${texts.length} texts), not a GB/T 14691 long-FangSong font (${params.latinFonts.join('/')} + ${params.cjkFonts.join('/')}).`,
+      ),
+      evidenceRefs: ['tool:get_texts', ...texts.slice(0, 50).map((x) => `entity:${x.handle}`)],
+      location: texts.length === 1 ? { kind: 'point', point: t.position } : { kind: 'bbox', bbox: boxOfPoints(texts.map((x) => x.position))! },
+      handles: texts.map((x) => x.handle),
+      discriminator: `font:${style}`,
+      annotationText: say(locale, `字体 ${fonts} 非长仿宋`, `Font ${fonts} is not long-FangSong`),
+    });
+  });
 };

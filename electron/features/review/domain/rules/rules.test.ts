@@ -64,7 +64,7 @@ describe('frame rules on the default checklist', () => {
   });
 
   it('flag an overridden dimension that contradicts its measurement but accept matching or symbolic overrides', () => {
-    const dim = (handle: string, measurement: number, textOverride: string) => ({ handle, measurement, textOverride, position: { x: 1, y: 1 }, layer: 'DIM' });
+    const dim = (handle: string, measurement: number, textOverride: string) => ({ handle, dimType: null, measurement, measured: null, display: null, blockText: null, textOverride, position: { x: 1, y: 1 }, layer: 'DIM' });
     const drafts = review(a3Frame, {
       dimensions: [dim('WRONG', 50, '60'), dim('SAME', 50, '%%c50'), dim('KEEP', 50, '<> H7'), dim('WORDS', 50, '见详图'), dim('ROUND', 49.996, '50')],
     });
@@ -88,6 +88,23 @@ describe('frame rules on the default checklist', () => {
     expect(drafts.find((d) => d.discriminator === 'checker')?.location).toEqual({ kind: 'point', point: { x: 420 - 420 * 0.08, y: 297 * 0.05 } });
   });
 
+  it('advise Chinese text below 3.5 mm up to 3.5 mm (GB/T 14691) even when its height is on the series', () => {
+    const texts = [
+      { handle: 'HAN', text: '技术要求', position: { x: 1, y: 1 }, height: 2.5, layer: 'T' },
+      { handle: 'LATIN', text: 'Ra 3.2', position: { x: 2, y: 2 }, height: 2.5, layer: 'T' },
+      { handle: 'HAN-OFF', text: '注', position: { x: 3, y: 3 }, height: 2.2, layer: 'T' },
+    ];
+    const drafts = review(a3Frame, { texts });
+    expect(drafts.map((d) => d.handles[0])).toEqual(['HAN', 'HAN-OFF']);
+    expect(drafts.every((d) => d.message.includes('GB/T 14691') && d.message.includes('use 3.5 mm'))).toBe(true);
+  });
+
+  it('report a frame without any title-block label once, not once per field', () => {
+    const drafts = review({ ...a3Frame, titleBlock: {} }, {});
+    expect(drafts.map((d) => d.discriminator)).toEqual(['no-title-block']);
+    expect(drafts[0]!.message).toContain('no title block');
+  });
+
   it('flag a frame whose paper size is not a standard sheet', () => {
     const odd: Frame = { ...a3Frame, sheetName: null, unitsPerPaperMm: 1, bbox: { minX: 0, minY: 0, maxX: 500, maxY: 300 } };
     expect(items(review(odd, {}))).toEqual(['SHT-001']);
@@ -96,6 +113,46 @@ describe('frame rules on the default checklist', () => {
   it('skip title-block and sheet checks for the synthetic whole-drawing frame', () => {
     const whole: Frame = { ...a3Frame, id: 'whole', origin: 'whole-drawing', sheetName: null, titleBlock: {}, bbox: { minX: 0, minY: 0, maxX: 999, maxY: 10 } };
     expect(review(whole, {})).toEqual([]);
+  });
+});
+
+describe('DIM-001 against the measured geometry', () => {
+  const linear = (handle: string, over: Partial<FrameEvidence['dimensions'][number]>) => ({
+    handle,
+    dimType: 'linear',
+    measurement: null,
+    measured: 49.6,
+    display: { linearFactor: 1, decimals: 2, roundTo: 0, suppressTrailingZeros: false },
+    blockText: null,
+    textOverride: '',
+    position: { x: 1, y: 1 },
+    layer: 'DIM',
+    ...over,
+  });
+  const flagged = (dims: FrameEvidence['dimensions']) => review(a3Frame, { dimensions: dims }).map((d) => d.handles[0]);
+
+  it('judges a dimension without a stored measurement by its definition points, within the precision the text shows', () => {
+    expect(flagged([linear('WHOLE', { textOverride: '50' }), linear('TENTH', { textOverride: '50.0' }), linear('RIGHT', { textOverride: '49.6' })])).toEqual(['TENTH']);
+  });
+
+  it('reads a whole number the style printed under trailing-zero suppression as DIMDEC places, but a typed one as whole units', () => {
+    const display = { linearFactor: 1, decimals: 2, roundTo: 0, suppressTrailingZeros: true };
+    expect(flagged([linear('PRINTED', { blockText: '50', display }), linear('TYPED', { textOverride: '(50)', display })])).toEqual(['PRINTED']);
+  });
+
+  it('applies DIMLFAC and DIMRND before comparing', () => {
+    const scaled = { linearFactor: 2, decimals: 0, roundTo: 5, suppressTrailingZeros: false };
+    expect(flagged([linear('OK', { measured: 49.6, textOverride: '100', display: scaled }), linear('RAW', { measured: 49.6, textOverride: '50', display: scaled })])).toEqual(['RAW']);
+    expect(review(a3Frame, { dimensions: [linear('RAW', { textOverride: '50', display: scaled })] })[0]!.message).toContain('DIMLFAC 2');
+  });
+
+  it('compares angles in degrees and flags a block text that no longer matches the geometry', () => {
+    expect(flagged([linear('A', { dimType: 'angular', measured: 30, textOverride: '30°' }), linear('B', { dimType: 'angular', measured: 30, textOverride: '45°' })])).toEqual(['B']);
+    expect(flagged([linear('STALE', { blockText: '60' }), linear('FRESH', { blockText: '49.60' })])).toEqual(['STALE']);
+  });
+
+  it('never reads counts or diameter signs as the value', () => {
+    expect(flagged([linear('HOLES', { measured: 12, textOverride: '4-%%c12' }), linear('TIMES', { measured: 10, textOverride: '2×%%c10' })])).toEqual([]);
   });
 });
 

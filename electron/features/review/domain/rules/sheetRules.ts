@@ -42,6 +42,21 @@ function valueCellOf(frame: Frame, texts: readonly TextItem[], field: TitleField
 export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (item, params, { frame, evidence, locale }) => {
   // The synthetic whole-drawing frame has no title block to check.
   if (frame.origin !== 'detected') return [];
+  // No label of any required field: the frame has no title block. One finding says so, instead
+  // of one per missing field.
+  if (params.requiredFields.length > 1 && params.requiredFields.every((field) => frame.titleBlock[field] === undefined)) {
+    const names = params.requiredFields.map((field) => fieldName(locale, field)).join(locale === 'zh-CN' ? '、' : ', ');
+    return [
+      draftFor(item, frame.id, {
+        message: say(locale, `图框内未找到标题栏（${names}均无）。`, `The frame has no title block (none of ${names} found).`),
+        evidenceRefs: ['tool:find_frames', ...params.requiredFields.map((field) => `titleblock:${frame.id}/${field}`)],
+        location: { kind: 'point', point: titleBlockCorner(frame) },
+        handles: [],
+        discriminator: 'no-title-block',
+        annotationText: say(locale, '缺少标题栏', 'No title block'),
+      }),
+    ];
+  }
   return params.requiredFields.flatMap((field) => {
     const value = frame.titleBlock[field];
     if (value !== undefined && value.trim() !== '') return [];

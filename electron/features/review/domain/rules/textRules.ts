@@ -1,91 +1,48 @@
 import type { RuleParams } from '../checklist';
-import type { TextItem } from '../evidence';
-import { boxOfPoints } from '../geometry';
 import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
 const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 
-/**
- * TXT-001: text heights off the GB/T 14691 series at the frame's paper scale. One finding per
- * paper height (a style used fifty times is one finding); silent when the paper scale is unknown.
- */
+/** Han characters (GB/T 14691 sets their minimum height apart from Latin letters and digits). */
+const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
+
 export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (item, params, { frame, evidence, locale }) => {
+  // Paper heights are guesses where the paper scale is unknown (an inch drawing's 0.18 is not 0.18 mm).
   if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
-  const onSeries = (height: number): boolean =>
-    params.series.some((paperMm) => Math.abs(height - paperMm * factor) <= paperMm * factor * params.relativeTolerance);
-  const byHeight = new Map<string, TextItem[]>();
-  for (const text of evidence.texts) {
-    if (!(text.height > 0) || onSeries(text.height)) continue;
-    const key = fmt(text.height / factor);
-    byHeight.set(key, [...(byHeight.get(key) ?? []), text]);
-  }
-  return [...byHeight.values()].map((texts) => {
-    const text = texts[0]!;
-    const paper = text.height / factor;
-    const nearest = params.series.reduce((best, s) => (Math.abs(s - paper) < Math.abs(best - paper) ? s : best));
-    const more = texts.length > 1 ? say(locale, `等 ${texts.length} 处`, ` and ${texts.length - 1} more`) : '';
-    return draftFor(item, frame.id, {
-      message: say(
-        locale,
-        `文字“${text.text.slice(0, 40)}”${more}高度 ${fmt(text.height)}（图纸上 ${fmt(paper)} mm）不在标准字高系列中，建议 ${fmt(nearest)} mm。`,
-        `Text "${text.text.slice(0, 40)}"${more} is ${fmt(text.height)} high (${fmt(paper)} mm on paper), off the standard series; use ${fmt(nearest)} mm.`,
-      ),
-      evidenceRefs: ['tool:get_texts', ...texts.slice(0, 50).map((t) => `entity:${t.handle}`)],
-      location: texts.length === 1 ? { kind: 'point', point: text.position } : { kind: 'bbox', bbox: boxOfPoints(texts.map((t) => t.position))! },
-      handles: texts.map((t) => t.handle),
-      discriminator: fmt(paper),
-      annotationText: say(locale, `字高 ${fmt(paper)} 非标准，建议 ${fmt(nearest)}`, `Text height ${fmt(paper)} off series; use ${fmt(nearest)}`),
+  const near = (height: number, paperMm: number): boolean => Math.abs(height - paperMm * factor) <= paperMm * factor * params.relativeTolerance;
+  const onSeries = (height: number): boolean => params.series.some((paperMm) => near(height, paperMm));
+  const minHan = params.minChineseHeight;
+  const tooSmallHan = (text: { text: string; height: number }): boolean =>
+    minHan !== undefined && HAN.test(text.text) && text.height < minHan * factor && !near(text.height, minHan);
+  return evidence.texts
+    .filter((text) => text.height > 0 && (!onSeries(text.height) || tooSmallHan(text)))
+    .map((text) => {
+      const paper = text.height / factor;
+      const small = tooSmallHan(text);
+      // Chinese text is advised up to the smallest series height it may use.
+      const allowed = small ? params.series.filter((s) => s >= minHan! - 1e-9) : params.series;
+      const candidates = allowed.length > 0 ? allowed : params.series;
+      const nearest = candidates.reduce((best, s) => (Math.abs(s - paper) < Math.abs(best - paper) ? s : best));
+      const message = small
+        ? say(
+            locale,
+            `汉字“${text.text.slice(0, 40)}”高度 ${fmt(text.height)}（图纸上 ${fmt(paper)} mm）小于 GB/T 14691 规定的汉字最小字高 ${fmt(minHan!)} mm，建议 ${fmt(nearest)} mm。`,
+            `Chinese text "${text.text.slice(0, 40)}" is ${fmt(text.height)} high (${fmt(paper)} mm on paper), below the GB/T 14691 minimum of ${fmt(minHan!)} mm for Chinese characters; use ${fmt(nearest)} mm.`,
+          )
+        : say(
+            locale,
+            `文字“${text.text.slice(0, 40)}”高度 ${fmt(text.height)}（图纸上 ${fmt(paper)} mm）不在标准字高系列中，建议 ${fmt(nearest)} mm。`,
+            `Text "${text.text.slice(0, 40)}" is ${fmt(text.height)} high (${fmt(paper)} mm on paper), off the standard series; use ${fmt(nearest)} mm.`,
+          );
+      return draftFor(item, frame.id, {
+        message,
+        evidenceRefs: ['tool:get_texts', `entity:${text.handle}`],
+        location: { kind: 'point', point: text.position },
+        handles: [text.handle],
+        annotationText: say(locale, `字高 ${fmt(paper)} 非标准，建议 ${fmt(nearest)}`, `Text height ${fmt(paper)} off series; use ${fmt(nearest)}`),
+      });
     });
-  });
 };
-
-/**
- * The first number a dimension text states and how many decimals it shows, or undefined when it
- * states none. MTEXT formatting codes, ⌀/R/° prefixes (%%c, %%d, %%p) and "2×" counts are not part
- * of the value.
- */
-export function statedNumber(text: string): { value: number; decimals: number } | undefined {
-  const plain = text
-    .replace(/\\[A-Za-z][^;\\]*;/g, '')
-    .replace(/[{}]/g, '')
-    .replace(/%%[cCdDpP]/g, ' ')
-    .replace(/^\s*\d+\s*[xX×]\s*/, '');
-  const match = /(?:^|[^0-9.])([0-9]+(?:[.,]([0-9]+))?)/.exec(plain);
-  return match ? { value: Number(match[1]!.replace(',', '.')), decimals: match[2]?.length ?? 0 } : undefined;
-}
-
-/**
- * The number a dimension override states, or undefined when it states none (empty, "<>" keeps
- * the measured value, or plain words such as "见详图").
- */
-export function overrideValue(override: string | null): number | undefined {
-  if (!override || override.includes('<>')) return undefined;
-  return statedNumber(override)?.value;
-}
-
-export const dimensionOverrideRule: FrameRule<ParamsOf<'dimension_override'>> = (item, params, { frame, evidence, locale }) =>
-  evidence.dimensions.flatMap((dim) => {
-    const stated = overrideValue(dim.textOverride);
-    if (stated === undefined || dim.measurement === null || dim.position === null) return [];
-    const measured = Math.abs(dim.measurement);
-    const tolerance = Math.max(params.absoluteTolerance, measured * params.relativeTolerance);
-    // Angular dimensions may report radians while the text is in degrees: accept either reading.
-    const agrees = [measured, (measured * 180) / Math.PI].some((m) => Math.abs(stated - m) <= Math.max(tolerance, m * params.relativeTolerance));
-    if (agrees) return [];
-    return [
-      draftFor(item, frame.id, {
-        message: say(
-          locale,
-          `尺寸文字被改写为“${dim.textOverride}”，但实测值为 ${fmt(measured)}。`,
-          `Dimension text overridden as "${dim.textOverride}" but the geometry measures ${fmt(measured)}.`,
-        ),
-        evidenceRefs: ['tool:get_dimensions', `entity:${dim.handle}`],
-        location: { kind: 'point', point: dim.position },
-        handles: [dim.handle],
-        annotationText: say(locale, `假尺寸：标注 ${dim.textOverride}，实测 ${fmt(measured)}`, `False dimension: says ${dim.textOverride}, measures ${fmt(measured)}`),
-      }),
-    ];
-  });

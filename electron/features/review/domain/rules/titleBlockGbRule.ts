@@ -39,7 +39,8 @@ export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, pa
   if (box) {
     const w = bboxWidth(frame.bbox);
     const h = bboxHeight(frame.bbox);
-    if (frame.bbox.maxX - box.maxX > w * params.cornerTolerance || box.minY - frame.bbox.minY > h * params.cornerTolerance) {
+    // Label columns are left-aligned, so the block's text extent stops short of the border: judge it by where it starts.
+    if (box.minX - frame.bbox.minX < w * 0.5 || box.minY - frame.bbox.minY > h * params.cornerTolerance) {
       drafts.push(
         draftFor(item, frame.id, {
           message: say(locale, '标题栏不在图框右下角（GB/T 10609.1、GB/T 14689）。', 'The title block is not in the lower-right corner of the frame (GB/T 10609.1, GB/T 14689).'),

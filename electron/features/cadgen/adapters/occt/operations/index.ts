@@ -1,5 +1,6 @@
 import type { OperationExecutor } from './context';
-import { executeChamfer, executeFillet, executeShell } from './dressUpOperations';
+import { executeChamfer, executeFillet } from './blendOperations';
+import { executeShell } from './dressUpOperations';
 import { executeHole } from './holeOperation';
 import { executeMirror, executePatternCircular, executePatternLinear } from './replayOperations';
 import { executeCutBlind, executeCutThrough, executeExtrude, executeRevolve } from './sketchOperations';

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { filterEntities, mtextToPlain, r6, type DxfEntity } from '../../../../drawing';
+import { filterEntities, measureDimension, r6, type DxfEntity } from '../../../../drawing';
 import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
-
-const DIM_TYPES = ['linear', 'aligned', 'angular', 'diameter', 'radius', 'angular3p', 'ordinate'];
 
 export const getDimensions = defineTool({
   name: 'get_dimensions',
-  description: 'DIMENSION entities: type, measured value, text override ("" = measured value shown), text position, block, and the text the block actually shows (renderedText, renderedHeight: what DIMLFAC/DIMPOST/rounding made of the value).',
+  description:
+    'DIMENSION entities: type, stored measurement (group 42, null when the file omits it), the value measured from the definition points with the style\'s DIMLFAC/DIMDEC/DIMRND (displayValue = what the style would print), text override ("" = measured value shown), the text the dimension block shows and its height (blockTextHeight), text position, block.',
   input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional() }).strict(),
   run(session, input) {
     const dims = filterEntities(session.index, { layout: input.layout, types: ['DIMENSION', 'ARC_DIMENSION'], ...(input.bbox ? { bbox: toBox(input.bbox) } : {}) });
@@ -14,23 +13,28 @@ export const getDimensions = defineTool({
       dimensions: dims.map((e) => {
         const g = e.geometry;
         if (g.kind !== 'dimension') return { handle: e.handle, type: e.type, layer: e.layer };
-        const shown = renderedText(session.doc.blocks.get(g.blockName)?.entities ?? []);
-        return { handle: e.handle, layer: e.layer, dimType: DIM_TYPES[g.dimType] ?? String(g.dimType), measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: [r6(g.textAt.x), r6(g.textAt.y)], block: g.blockName, ...(shown ? { renderedText: shown.text, renderedHeight: r6(shown.height) } : {}) };
+        const m = measureDimension(session.doc, e);
+        return {
+          handle: e.handle,
+          layer: e.layer,
+          dimType: m?.kind ?? String(g.dimType),
+          measurement: g.measurement === null ? null : r6(g.measurement),
+          measured: m?.measured == null ? null : r6(m.measured),
+          displayValue: m?.displayValue ?? null,
+          display: m ? { linearFactor: m.linearFactor, decimals: m.decimals, roundTo: m.roundTo, suppressTrailingZeros: m.suppressTrailingZeros } : null,
+          textOverride: g.textOverride,
+          blockText: m?.blockText ?? null,
+          textAt: [r6(g.textAt.x), r6(g.textAt.y)],
+          block: g.blockName,
+          ...blockTextHeight(session.doc.blocks.get(g.blockName)?.entities ?? []),
+        };
       }),
     });
   },
 });
 
-/**
- * The text a dimension's anonymous block draws (its first TEXT/MTEXT). A stacked tolerance
- * (\S+0^-0.05;) is kept apart as " +0/-0.05" so "75" and its tolerance do not run together.
- */
-function renderedText(entities: readonly DxfEntity[]): { text: string; height: number } | undefined {
-  for (const e of entities) {
-    const g = e.geometry;
-    if (g.kind !== 'text') continue;
-    const text = g.mtext ? mtextToPlain(g.raw.replace(/\\S([^^/#;]*)[\^/#]([^;]*);/g, ' $1/$2')).trim() : g.text.trim();
-    if (text !== '') return { text, height: g.height };
-  }
-  return undefined;
+/** Height of the first text the dimension's block draws (DIMTXT × DIMSCALE as it prints), when there is one. */
+function blockTextHeight(entities: readonly DxfEntity[]): { blockTextHeight?: number } {
+  for (const e of entities) if (e.geometry.kind === 'text' && e.geometry.text.trim() !== '' && e.geometry.height > 0) return { blockTextHeight: r6(e.geometry.height) };
+  return {};
 }

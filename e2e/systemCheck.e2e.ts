@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { screenshotPath } from './support/browser';
+import { useBrowserJourney } from './support/journey';
+
+const journey = useBrowserJourney();
+const DRAWING = path.resolve('electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
+let dxfServer: ChildProcess | undefined;
+afterEach(() => {
+  dxfServer?.kill('SIGTERM');
+  dxfServer = undefined;
+});
+
+/** `cadsight dxf-server` on a free port: the stand-in for AutoCAD's plugin at the Settings address. */
+async function startDxfServer(): Promise<number> {
+  dxfServer = spawn(process.execPath, ['dist/node/cli.js', 'dxf-server', DRAWING, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    dxfServer!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    dxfServer!.once('exit', (code) => reject(new Error(`dxf-server exited early with ${code}`)));
+  });
+  return Number(line.split(':').pop());
+}
+
+describe('Settings → System check', () => {
+  it('shows the kernel, fonts, data folder and the AutoCAD address as working, in English and Chinese', async () => {
+    const port = await startDxfServer();
+    const h = await journey.host({ env: { CADSIGHT_CAD_HOST: '127.0.0.1', CADSIGHT_CAD_PORT: String(port) } });
+    const page = await journey.browser().newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(h.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('system-check-run').click();
+    const summary = page.getByTestId('system-check-summary');
+    await summary.waitFor({ timeout: 60_000 });
+    expect(await summary.textContent()).toContain('Everything you configured works.');
+    for (const id of ['node', 'kernel', 'fonts', 'data', 'cad']) {
+      expect(await page.getByTestId(`system-check-${id}`).getAttribute('class'), id).toBe('status-pass');
+    }
+    expect(await page.getByTestId('system-check-cad').textContent()).toMatch(/verify-cad (\d+)\/\1 checks pass/);
+    expect(await page.getByTestId('system-check-provider:none').textContent()).toContain('Warning');
+    await page.getByTestId('system-check').screenshot({ path: screenshotPath('settings-system-check') });
+
+    await page.getByTestId('locale-zh-CN').click();
+    await expect.poll(() => summary.textContent()).toContain('已配置的各项均可正常使用');
+    expect(await page.getByTestId('system-check-kernel').textContent()).toContain('OpenCascade 几何内核');
+    await page.getByTestId('system-check').screenshot({ path: screenshotPath('settings-system-check-zh-CN') });
+    await page.close();
+  });
+
+  it('marks a closed AutoCAD address named in the environment as failed, with its error code', async () => {
+    const h = await journey.host({ env: { CADSIGHT_CAD_HOST: '127.0.0.1', CADSIGHT_CAD_PORT: '9' } });
+    const page = await journey.browser().newPage();
+    await page.goto(h.url);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('system-check-run').click();
+    await page.getByTestId('system-check-summary').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('system-check-summary').textContent()).toContain('1 check(s) failed.');
+    expect(await page.getByTestId('system-check-cad').getAttribute('class')).toBe('status-fail');
+    expect(await page.getByTestId('system-check-cad').textContent()).toContain('[CAD_');
+    await page.close();
+  });
+});

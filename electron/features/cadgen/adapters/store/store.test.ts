@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../../platform/db/openDatabase';
+import { DEFAULT_BUDGET, ZERO_USAGE } from '../../domain/protocol/budgets';
+import { FRESH_COUNTERS } from '../../domain/protocol/progress';
+import { headToken } from '../../domain/protocol/task';
+import type { TaskRecord } from '../../domain/protocol/task';
+import { createFsTaskArtifacts } from './fsTaskArtifacts';
+import { cadgenMigrations } from './migrations';
+import { createSqliteTaskRepository } from './sqliteTaskRepository';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const clock = { now: () => new Date('2026-12-01T10:00:00Z') };
+
+function task(id: string): TaskRecord {
+  return {
+    task_id: id, state: 'DRAFTING_REQUIREMENTS', state_version: 0, working_head: headToken(0, null), head_revision: null, head_counter: 0, resume_state: null, failure_reason: null,
+    last_error: null, question: null, answer: null, request: 'plate', author_model: 'a/m', reviewer_model: 'r/m', budget: DEFAULT_BUDGET, usage: ZERO_USAGE, counters: FRESH_COUNTERS,
+    from_task: null, from_revision: null, run_id: 'run_1', created_at: clock.now().toISOString(), updated_at: clock.now().toISOString(),
+  };
+}
+
+function open() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cadgen-store-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'cadsight.db');
+  return { dir, file, repo: createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, clock) };
+}
+
+describe('SQLite task repository', () => {
+  it('lets exactly one of two writers on the same file win a compare-and-swap on the state version', () => {
+    const { file, repo } = open();
+    repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
+    const other = createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, clock);
+    expect(repo.commit('task_aaaaaa01', 0, { task: { state: 'REVIEWING_REQUIREMENTS' } })).toBe(1);
+    expect(() => other.commit('task_aaaaaa01', 0, { task: { state: 'WAITING_FOR_USER' } })).toThrow(expect.objectContaining({ code: 'CDSL_STALE_WORKING_HEAD' }));
+    expect(other.load('task_aaaaaa01').task.state).toBe('REVIEWING_REQUIREMENTS');
+  });
+
+  it('rolls back every part of a change when one part fails', () => {
+    const { repo } = open();
+    repo.create(task('task_aaaaaa02'), [], { type: 'task_created', payload: {} });
+    const candidate = { candidate_id: 'cand_1', action_id: 'act_001', idempotency_key: 'k1', base_head: 'h', fragment_sha256: 'f', snapshot_id: null, status: 'building' as const, document_json: '{}', revision_id: 'rev_001', report_json: null };
+    repo.commit('task_aaaaaa02', 0, { candidate });
+    expect(() => repo.commit('task_aaaaaa02', 1, { task: { state: 'CANDIDATE_REVIEW' }, ledger: [{ event: 'candidate_built' }], candidate: { ...candidate, candidate_id: 'cand_2' } })).toThrow(expect.objectContaining({ code: 'CDSL_STORAGE_FAILURE' }));
+    const snapshot = repo.load('task_aaaaaa02');
+    expect(snapshot.task.state).toBe('DRAFTING_REQUIREMENTS');
+    expect(snapshot.task.state_version).toBe(1);
+    expect(repo.ledger('task_aaaaaa02')).toEqual([]);
+  });
+
+  it('numbers ledger events strictly increasing and appends each sequence to the JSONL file once', async () => {
+    const { dir, repo } = open();
+    const artifacts = createFsTaskArtifacts(path.join(dir, 'tasks'));
+    repo.create(task('task_aaaaaa03'), [], { type: 'task_created', payload: {} });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }), async (batches) => {
+        for (const size of batches) {
+          const version = repo.load('task_aaaaaa03').task.state_version;
+          repo.commit('task_aaaaaa03', version, { ledger: Array.from({ length: size }, () => ({ event: 'proposed' as const })) });
+          const rows = repo.unappendedLedger('task_aaaaaa03');
+          await artifacts.appendLedger('task_aaaaaa03', rows);
+          // A crash between append and acknowledgement replays the same rows: still once in the file.
+          await artifacts.appendLedger('task_aaaaaa03', rows);
+          if (rows.length > 0) repo.markLedgerAppended('task_aaaaaa03', rows[rows.length - 1]?.sequence ?? 0);
+        }
+        const lines = readFileSync(path.join(dir, 'tasks', 'task_aaaaaa03', 'actions', 'action-ledger.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sequence: number; schema_version: string });
+        lines.forEach((line, i) => {
+          expect(line.sequence).toBe(i + 1);
+          expect(line.schema_version).toBe('cad.action-ledger.v1');
+        });
+        expect(lines.length).toBe(repo.ledger('task_aaaaaa03').length);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('refuses a second invocation with the same idempotency key and overwriting an immutable artifact', async () => {
+    const { dir, repo } = open();
+    repo.create(task('task_aaaaaa04'), [], { type: 'task_created', payload: {} });
+    const inv = { invocation_id: 'inv_1', tool: 'complete_task', role: 'author' as const, idempotency_key: 'complete:rev_001', raw_sha256: 'x', status: 'processing' as const, result_json: null, state_version: 0 };
+    repo.commit('task_aaaaaa04', 0, { invocation: inv });
+    expect(() => repo.commit('task_aaaaaa04', 1, { invocation: { ...inv, invocation_id: 'inv_2' } })).toThrow(expect.objectContaining({ code: 'CDSL_STORAGE_FAILURE' }));
+    expect(repo.invocationByKey('task_aaaaaa04', 'complete:rev_001')?.invocation_id).toBe('inv_1');
+    const artifacts = createFsTaskArtifacts(path.join(dir, 'tasks'));
+    await artifacts.writeOnce('task_aaaaaa04', 'requirements.md', 'a');
+    await artifacts.writeOnce('task_aaaaaa04', 'requirements.md', 'a');
+    await expect(artifacts.writeOnce('task_aaaaaa04', 'requirements.md', 'b')).rejects.toMatchObject({ code: 'CDSL_STORAGE_FAILURE' });
+    await expect(artifacts.writeOnce('task_aaaaaa04', '../escape.md', 'b')).rejects.toMatchObject({ code: 'CDSL_REQUEST_INVALID' });
+  });
+});

@@ -1,0 +1,157 @@
+import type { AppErrorData } from '../../../../../shared/errors';
+import type { LlmToolDefinition, LlmUsage } from '../../../../platform/llm/types';
+import type { ClaimResult } from '../evaluateClaims';
+import type { DraftItem, Observation, PendingAction, RequirementsContract, SourceEntry, TaskRecord } from '../../domain/protocol/task';
+
+/** A ledger event (cad.action-ledger.v1) before the store assigns its sequence. */
+export interface LedgerEvent {
+  event: 'proposed' | 'rejected' | 'candidate_built' | 'candidate_failed' | 'accepted' | 'review_rejected' | 'rolled_back' | 'completed' | 'final_rejected' | 'failed' | 'waiting';
+  action_id?: string;
+  [field: string]: unknown;
+}
+
+export interface CandidateRow {
+  candidate_id: string;
+  action_id: string;
+  idempotency_key: string;
+  base_head: string;
+  fragment_sha256: string;
+  snapshot_id: string | null;
+  status: 'building' | 'built' | 'build_failed' | 'accepted' | 'rejected';
+  document_json: string;
+  revision_id: string;
+  report_json: string | null;
+}
+
+export interface RevisionRow {
+  revision_id: string;
+  parent_revision: string | null;
+  action_id: string;
+  candidate_id: string;
+  document_json: string;
+  snapshot_id: string;
+  dir: string;
+  manifest_json: string;
+}
+
+export interface InvocationRow {
+  invocation_id: string;
+  tool: string;
+  role: 'author' | 'reviewer';
+  idempotency_key: string | null;
+  raw_sha256: string;
+  status: 'processing' | 'accepted' | 'rejected' | 'waiting' | 'failed_internal';
+  result_json: string | null;
+  state_version: number;
+}
+
+export interface UsageRow {
+  role: 'author' | 'reviewer';
+  tool: string;
+  usage: LlmUsage;
+}
+
+/**
+ * One atomic change of a task (Unit of Work). Everything in it is committed in one SQLite
+ * transaction guarded by compare-and-swap on the task's state version.
+ */
+export interface TaskChange {
+  task?: Partial<Omit<TaskRecord, 'task_id' | 'state_version' | 'created_at'>>;
+  drafts?: DraftItem[];
+  removeDrafts?: string[];
+  review?: { kind: 'requirements' | 'candidate' | 'final'; target: string; verdict: string; body: unknown };
+  contract?: { contract: RequirementsContract; hash: string };
+  pending?: PendingAction | null;
+  observation?: Observation | null;
+  invocation?: InvocationRow;
+  candidate?: CandidateRow;
+  revision?: RevisionRow;
+  claimResults?: { revision_id: string; results: ClaimResult[] };
+  usage?: UsageRow[];
+  ledger?: LedgerEvent[];
+  outbox?: { type: string; payload: Record<string, unknown> }[];
+}
+
+/** Everything a handler reads about one task (an immutable snapshot of the rows). */
+export interface TaskSnapshot {
+  task: TaskRecord;
+  sources: SourceEntry[];
+  drafts: DraftItem[];
+  contract: { contract: RequirementsContract; hash: string } | null;
+  pending: PendingAction | null;
+  observation: Observation | null;
+  revisions: RevisionRow[];
+  candidates: CandidateRow[];
+  claimResults: Map<string, ClaimResult[]>;
+  invocationCount: number;
+}
+
+/**
+ * The authority of task state (SQLite). Errors: CDSL_STALE_WORKING_HEAD when `expectedVersion`
+ * is not the stored version (another writer won the compare-and-swap), CDSL_TASK_NOT_FOUND,
+ * CDSL_STORAGE_FAILURE (retryable) for database faults.
+ */
+export interface TaskRepository {
+  create(task: TaskRecord, sources: SourceEntry[], outbox: { type: string; payload: Record<string, unknown> }): void;
+  load(taskId: string): TaskSnapshot;
+  /** Applies `change` if the stored version is `expectedVersion`; returns the new version. */
+  commit(taskId: string, expectedVersion: number, change: TaskChange): number;
+  list(): TaskRecord[];
+  invocationByKey(taskId: string, key: string): InvocationRow | undefined;
+  candidateByKey(taskId: string, key: string): CandidateRow | undefined;
+  /** Ledger rows committed but not yet appended to the task's JSONL file. */
+  unappendedLedger(taskId?: string): { task_id: string; sequence: number; line: string }[];
+  markLedgerAppended(taskId: string, upToSequence: number): void;
+  ledger(taskId: string): Record<string, unknown>[];
+  pendingOutbox(limit: number): { seq: number; task_id: string; type: string; payload: Record<string, unknown> }[];
+  markOutboxDispatched(seq: number): void;
+  usage(taskId: string): (UsageRow & { at: string })[];
+  saveCapabilities(providerId: string, model: string, passed: boolean, report: unknown): void;
+  capabilities(providerId: string, model: string): { passed: boolean; report: unknown; checked_at: string } | undefined;
+}
+
+/**
+ * Immutable task-folder artifacts. Errors: CDSL_STORAGE_FAILURE (retryable) when the file system
+ * refuses; an existing immutable file is never overwritten (same bytes → no-op, else error).
+ */
+export interface TaskArtifacts {
+  taskDir(taskId: string): string;
+  revisionDir(taskId: string, revisionId: string): string;
+  writeOnce(taskId: string, relativePath: string, text: string): Promise<void>;
+  readText(taskId: string, relativePath: string): Promise<string | null>;
+  /** Appends lines to actions/action-ledger.jsonl, skipping sequences already in the file. */
+  appendLedger(taskId: string, lines: { sequence: number; line: string }[]): Promise<void>;
+  /** Removes staging folders and revision folders not in `referenced`; returns what it removed. */
+  sweep(taskId: string, referenced: ReadonlySet<string>): Promise<string[]>;
+  /** Verifies a published revision against its manifest (sizes and sha256). */
+  verifyRevision(taskId: string, revisionId: string): Promise<boolean>;
+}
+
+/** A model call as the coordinator needs it: one tool call among the exposed ones. */
+export interface ModelTurn {
+  system: string;
+  user: string;
+  tools: LlmToolDefinition[];
+  images?: { mimeType: string; data: Uint8Array }[];
+  purpose: string;
+}
+
+export type ModelReply = { kind: 'call'; name: string; rawArguments: string; usage: LlmUsage } | { kind: 'no_call'; usage: LlmUsage; text: string };
+
+/**
+ * The author or reviewer model. Errors (thrown as AppError): LLM_TRANSPORT_UNAVAILABLE
+ * (retryable, budget spent), other LLM_* for configuration or protocol failures.
+ */
+export interface ModelPort {
+  readonly id: string;
+  turn(request: ModelTurn): Promise<ModelReply>;
+}
+
+/** Publishes outbox events to subscribers (UI, CLI progress); at least once, idempotent by seq. */
+export type EventSink = (event: { seq: number; task_id: string; type: string; payload: Record<string, unknown> }) => void;
+
+export interface Clock {
+  now(): Date;
+}
+
+export type ErrorData = AppErrorData;

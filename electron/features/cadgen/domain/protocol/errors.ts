@@ -1,0 +1,88 @@
+import { AppError } from '../../../../../shared/errors';
+
+/**
+ * Typed errors of the generation protocol (seed §6.1), as stable `CDSL_*` codes.
+ * Categories fix what each error may do to a task:
+ * - format: side-effect free, counted per tool against the format limit → FAILED_AUTHOR_FORMAT.
+ * - decision / stale / runtime: side-effect free, the author must observe or decide again.
+ * - candidate: a built candidate failed (consumes the candidate budget, no revision).
+ * - infrastructure: retried by the service with the same idempotency key; exhaustion → WAITING_RETRY.
+ * - internal: an unexpected exception; the run fails once as FAILED_INTERNAL.
+ * - user: ambiguity only the user can resolve → WAITING_FOR_USER (not a failure).
+ * - contract: deployment defect; never blamed on the author.
+ * - refused: the request itself is refused before anything starts.
+ */
+export const ProtocolErrorCode = {
+  authorFormatInvalid: 'CDSL_AUTHOR_FORMAT_INVALID',
+  authorDecisionRejected: 'CDSL_AUTHOR_DECISION_REJECTED',
+  staleWorkingHead: 'CDSL_STALE_WORKING_HEAD',
+  failedAuthorFormat: 'CDSL_FAILED_AUTHOR_FORMAT',
+  runtimePreconditionFailed: 'CDSL_RUNTIME_PRECONDITION_FAILED',
+  runtimeContractInvalid: 'CDSL_RUNTIME_CONTRACT_INVALID',
+  candidateBuildFailed: 'CDSL_CANDIDATE_BUILD_FAILED',
+  candidateReviewRejected: 'CDSL_CANDIDATE_REVIEW_REJECTED',
+  verifierUnavailable: 'CDSL_VERIFIER_UNAVAILABLE',
+  claimVerificationFailed: 'CDSL_CLAIM_VERIFICATION_FAILED',
+  modelStructuredOutputUnsupported: 'CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED',
+  authorTransportUnavailable: 'CDSL_AUTHOR_TRANSPORT_UNAVAILABLE',
+  reviewServiceUnavailable: 'CDSL_REVIEW_SERVICE_UNAVAILABLE',
+  renderServiceUnavailable: 'CDSL_RENDER_SERVICE_UNAVAILABLE',
+  storageFailure: 'CDSL_STORAGE_FAILURE',
+  failedInternal: 'CDSL_FAILED_INTERNAL',
+  waitingForUser: 'CDSL_WAITING_FOR_USER',
+  noProgressLimit: 'CDSL_NO_PROGRESS_LIMIT',
+  requirementsCoverageIncomplete: 'CDSL_REQUIREMENTS_COVERAGE_INCOMPLETE',
+  budgetExhausted: 'CDSL_BUDGET_EXHAUSTED',
+  illegalTransition: 'CDSL_ILLEGAL_TRANSITION',
+  taskNotFound: 'CDSL_TASK_NOT_FOUND',
+  requestInvalid: 'CDSL_REQUEST_INVALID',
+} as const;
+export type ProtocolErrorCodeValue = (typeof ProtocolErrorCode)[keyof typeof ProtocolErrorCode];
+
+export type ErrorCategory = 'format' | 'decision' | 'stale' | 'runtime' | 'candidate' | 'infrastructure' | 'internal' | 'user' | 'contract' | 'terminal' | 'refused';
+
+export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
+  CDSL_AUTHOR_FORMAT_INVALID: 'format',
+  CDSL_AUTHOR_DECISION_REJECTED: 'decision',
+  CDSL_STALE_WORKING_HEAD: 'stale',
+  CDSL_FAILED_AUTHOR_FORMAT: 'terminal',
+  CDSL_RUNTIME_PRECONDITION_FAILED: 'runtime',
+  CDSL_RUNTIME_CONTRACT_INVALID: 'contract',
+  CDSL_CANDIDATE_BUILD_FAILED: 'candidate',
+  CDSL_CANDIDATE_REVIEW_REJECTED: 'candidate',
+  CDSL_VERIFIER_UNAVAILABLE: 'contract',
+  CDSL_CLAIM_VERIFICATION_FAILED: 'candidate',
+  CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED: 'refused',
+  CDSL_AUTHOR_TRANSPORT_UNAVAILABLE: 'infrastructure',
+  CDSL_REVIEW_SERVICE_UNAVAILABLE: 'infrastructure',
+  CDSL_RENDER_SERVICE_UNAVAILABLE: 'infrastructure',
+  CDSL_STORAGE_FAILURE: 'infrastructure',
+  CDSL_FAILED_INTERNAL: 'internal',
+  CDSL_WAITING_FOR_USER: 'user',
+  CDSL_NO_PROGRESS_LIMIT: 'terminal',
+  CDSL_REQUIREMENTS_COVERAGE_INCOMPLETE: 'decision',
+  CDSL_BUDGET_EXHAUSTED: 'terminal',
+  CDSL_ILLEGAL_TRANSITION: 'internal',
+  CDSL_TASK_NOT_FOUND: 'refused',
+  CDSL_REQUEST_INVALID: 'refused',
+};
+
+/** True for errors that leave every CAD artifact, revision and candidate budget untouched. */
+export const isSideEffectFree = (code: ProtocolErrorCodeValue): boolean => ['format', 'decision', 'stale', 'runtime'].includes(ERROR_CATEGORY[code]);
+
+/** Only format errors count against the per-tool format limit. */
+export const countsTowardFormatLimit = (code: ProtocolErrorCodeValue): boolean => ERROR_CATEGORY[code] === 'format';
+
+/** Infrastructure errors are retried by the service and never charged to the author. */
+export const isInfrastructure = (code: ProtocolErrorCodeValue): boolean => ERROR_CATEGORY[code] === 'infrastructure';
+
+/** Builds a protocol AppError; only infrastructure failures are retryable. */
+export function protocolError(code: ProtocolErrorCodeValue, message: string, data?: Record<string, unknown>): AppError {
+  return new AppError(code, message, data === undefined ? { retryable: isInfrastructure(code) } : { retryable: isInfrastructure(code), data });
+}
+
+/** A field-level issue from canonical validation (path in JSON Pointer form). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}

@@ -1,0 +1,107 @@
+import type { JsonSchema } from '../../contracts/schemaParts';
+import type { TaskState } from '../states';
+import { completeTaskTool, geometryConclusionTool, inspectTopologyTool, measureTool, operationContractTool, proposeNextActionTool, renderViewTool, rollbackTool } from './actionTools';
+import { submitFragmentTool } from './fragmentTool';
+import { draftBatchTool, finalizeDraftTool, patchDraftTool, reviewRequirementsTool } from './requirementTools';
+import type { ClaimKindSchema } from './requirementTools';
+import { reviewCandidateTool, reviewFinalTool } from './reviewTools';
+import type { ExposedTool, SchemaCheck } from './toolKit';
+
+/** The facts one turn's tools are narrowed to (a projection of the persisted task). */
+export interface TurnView {
+  state: TaskState;
+  head: string;
+  /** True once the head points at a built revision (observation tools need geometry). */
+  hasRevision: boolean;
+  sourceIds: readonly string[];
+  draftIds: readonly string[];
+  requirementIds: readonly string[];
+  claimIds: readonly string[];
+  claimKinds: readonly ClaimKindSchema[];
+  operations: readonly string[];
+  pending: { atomicId: string; contractHash: string | null; needsSnapshot: boolean } | null;
+  /** Snapshot id the author inspected at the current head (null: not inspected yet). */
+  inspectedSnapshotId: string | null;
+  /** Dynamic fragment schema of the pending operation, bound to the inspected snapshot. */
+  fragmentSchema: JsonSchema | null;
+  evidenceRefs: readonly string[];
+  checkpointTokens: readonly string[];
+  /** The completion gate (all deterministic claims pass, nothing pending) is open. */
+  completable: boolean;
+  candidate: { id: string; head: string } | null;
+  revisionId: string | null;
+}
+
+/** Which model speaks in a state (null: the server works, nobody is asked). */
+export function speakerOf(state: TaskState): 'author' | 'reviewer' | null {
+  if (state === 'DRAFTING_REQUIREMENTS' || state === 'AWAITING_ACTION' || state === 'ACTION_PENDING') return 'author';
+  if (state === 'REVIEWING_REQUIREMENTS' || state === 'CANDIDATE_REVIEW' || state === 'FINAL_VALIDATION') return 'reviewer';
+  return null;
+}
+
+function observationTools(view: TurnView, operations: readonly string[]): ExposedTool[] {
+  const tools: ExposedTool[] = [operationContractTool({ operations })];
+  if (view.hasRevision) tools.push(inspectTopologyTool({ head: view.head }), measureTool({ head: view.head }), renderViewTool({ head: view.head }));
+  return tools;
+}
+
+/**
+ * The tools exposed for `view`, derived from state, pending action and snapshot only — never
+ * from prompt text. Tools whose dynamic enum would be empty are not exposed at all.
+ */
+export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] {
+  const requirementFacts = { sourceIds: view.sourceIds, claimKinds: view.claimKinds, check };
+  switch (view.state) {
+    case 'DRAFTING_REQUIREMENTS': {
+      const tools: ExposedTool[] = [draftBatchTool(requirementFacts) as ExposedTool];
+      if (view.draftIds.length > 0) tools.push(patchDraftTool({ ...requirementFacts, draftIds: view.draftIds }) as ExposedTool, finalizeDraftTool() as ExposedTool);
+      return tools;
+    }
+    case 'REVIEWING_REQUIREMENTS':
+      return view.draftIds.length > 0 ? [reviewRequirementsTool({ sourceIds: view.sourceIds, draftIds: view.draftIds }) as ExposedTool] : [];
+    case 'AWAITING_ACTION': {
+      const tools: ExposedTool[] = [proposeNextActionTool({ head: view.head, requirementIds: view.requirementIds, operations: view.operations }) as ExposedTool, ...observationTools(view, view.operations)];
+      if (view.evidenceRefs.length > 0) tools.push(geometryConclusionTool({ head: view.head, evidenceRefs: view.evidenceRefs }) as ExposedTool);
+      if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
+      if (view.completable) tools.push(completeTaskTool() as ExposedTool);
+      return tools;
+    }
+    case 'ACTION_PENDING': {
+      const pending = view.pending;
+      if (!pending) return [];
+      const tools = observationTools(view, [pending.atomicId]);
+      const snapshotReady = !pending.needsSnapshot || view.inspectedSnapshotId !== null;
+      if (pending.contractHash !== null && view.fragmentSchema !== null && snapshotReady) {
+        tools.unshift(submitFragmentTool({ head: view.head, contractHash: pending.contractHash, snapshotId: view.inspectedSnapshotId, fragmentSchema: view.fragmentSchema, check }) as ExposedTool);
+      }
+      if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
+      return tools;
+    }
+    case 'CANDIDATE_REVIEW':
+      return view.candidate && view.claimIds.length > 0 ? [reviewCandidateTool({ candidateId: view.candidate.id, head: view.candidate.head, claimIds: view.claimIds }) as ExposedTool] : [];
+    case 'FINAL_VALIDATION':
+      return view.revisionId && view.claimIds.length > 0 ? [reviewFinalTool({ revisionId: view.revisionId, claimIds: view.claimIds }) as ExposedTool] : [];
+    default:
+      return [];
+  }
+}
+
+/** Binding fields the server checks for equality before canonical validation (stale, not malformed). */
+export const BINDING_FIELDS = ['working_head', 'contract_hash', 'snapshot_id', 'candidate_id', 'revision_id'] as const;
+
+/**
+ * When a parsed call names a binding (head, contract, snapshot, candidate, revision) that is
+ * well-formed but no longer current, it is STALE_WORKING_HEAD rather than a format error.
+ * Returns the stale fields (empty = bindings current or absent).
+ */
+export function staleBindings(value: unknown, tool: ExposedTool): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const properties = (tool.parameters.properties ?? {}) as Record<string, { const?: unknown }>;
+  const stale: string[] = [];
+  for (const field of BINDING_FIELDS) {
+    const expected = properties[field]?.const;
+    const actual = (value as Record<string, unknown>)[field];
+    if (typeof expected === 'string' && typeof actual === 'string' && actual !== expected) stale.push(field);
+  }
+  return stale;
+}

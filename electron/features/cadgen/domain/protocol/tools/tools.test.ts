@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SchemaValidator } from '../../../application/schemaValidator';
+import { openSchemaPaths } from '../../closedSchema';
+import { ALL_CONTRACTS } from '../../contracts/registry';
+import { fragmentSchema } from '../../contracts/fragmentSchema';
+import { ALL_VERIFIERS } from '../../verifiers/registry';
+import { TASK_STATES } from '../states';
+import { exposedTools, staleBindings } from './exposure';
+import type { TurnView } from './exposure';
+import { validateRawArguments } from './toolKit';
+import type { SchemaCheck } from './toolKit';
+
+const validator = new SchemaValidator();
+const check: SchemaCheck = (schema, value, path) => validator.issues(schema, value, path);
+const claimKinds = ALL_VERIFIERS.map((v) => ({ kind: v.kind, expected_schema: v.expected_schema }));
+const hole = ALL_CONTRACTS.find((c) => c.atomic_id === 'hole');
+if (!hole) throw new Error('hole contract missing');
+
+function view(overrides: Partial<TurnView>): TurnView {
+  return {
+    state: 'DRAFTING_REQUIREMENTS',
+    head: 'head_000000000001',
+    hasRevision: true,
+    sourceIds: ['src_001', 'src_002'],
+    draftIds: ['d_001'],
+    requirementIds: ['req_001', 'req_002'],
+    claimIds: ['claim_001', 'claim_002'],
+    claimKinds,
+    operations: ['extrude', 'hole'],
+    pending: null,
+    inspectedSnapshotId: null,
+    fragmentSchema: null,
+    evidenceRefs: ['err_001'],
+    checkpointTokens: ['rev_001'],
+    completable: true,
+    candidate: { id: 'cand_001', head: 'head_000000000001' },
+    revisionId: 'rev_002',
+    ...overrides,
+  };
+}
+
+const names = (v: TurnView): string[] => exposedTools(v, check).map((t) => t.name).sort();
+
+describe('protocol tools', () => {
+  it('derives the visible tools from the state, pending action and snapshot only', () => {
+    expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }))).toEqual(['submit_requirements_draft_batch']);
+    expect(names(view({ state: 'DRAFTING_REQUIREMENTS' }))).toEqual(['finalize_requirements_draft', 'patch_requirements_draft', 'submit_requirements_draft_batch']);
+    expect(names(view({ state: 'REVIEWING_REQUIREMENTS' }))).toEqual(['review_requirements']);
+    expect(names(view({ state: 'AWAITING_ACTION' }))).toEqual(['complete_task', 'get_cdsl_operation_contract', 'inspect_topology', 'measure', 'propose_next_action', 'record_geometry_conclusion', 'render_view', 'rollback_checkpoint']);
+    expect(names(view({ state: 'AWAITING_ACTION', hasRevision: false, completable: false, evidenceRefs: [], checkpointTokens: [] }))).toEqual(['get_cdsl_operation_contract', 'propose_next_action']);
+    const pending = { atomicId: 'hole', contractHash: 'ch_1', needsSnapshot: true };
+    expect(names(view({ state: 'ACTION_PENDING', pending, fragmentSchema: fragmentSchema(hole, null) }))).not.toContain('submit_cdsl_fragment');
+    expect(names(view({ state: 'ACTION_PENDING', pending, inspectedSnapshotId: 'snap1', fragmentSchema: fragmentSchema(hole, null) }))).toContain('submit_cdsl_fragment');
+    expect(names(view({ state: 'ACTION_PENDING', pending: { ...pending, contractHash: null }, inspectedSnapshotId: 'snap1' }))).not.toContain('submit_cdsl_fragment');
+    for (const state of ['CANDIDATE_BUILDING', 'WAITING_RETRY', 'WAITING_FOR_USER', 'COMPLETED', 'FAILED'] as const) expect(names(view({ state }))).toEqual([]);
+  });
+
+  it('exports every exposed tool as a closed JSON Schema that ajv compiles', () => {
+    const pending = { atomicId: 'hole', contractHash: 'ch_1', needsSnapshot: true };
+    for (const state of TASK_STATES) {
+      for (const tool of exposedTools(view({ state, pending, inspectedSnapshotId: 'snap1', fragmentSchema: fragmentSchema(hole, null) }), check)) {
+        const open = openSchemaPaths(tool.parameters).filter((p) => !p.includes('fragment'));
+        expect(open, tool.name).toEqual([]);
+        expect(() => validator.compile(tool.parameters), tool.name).not.toThrow();
+      }
+    }
+  });
+
+  it('offers claim expected values as a closed oneOf generated from the verifier registry', () => {
+    const batch = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }), check)[0];
+    const text = JSON.stringify(batch?.parameters);
+    for (const v of ALL_VERIFIERS) expect(text).toContain(`"const":"${v.kind}"`);
+    const item = { source_ids: ['src_001'], statement: 'one solid', assumptions: [], acceptance_claims: [{ claim_kind: 'solid_count_equals', expected: { count: 1 } }] };
+    expect(batch && validateRawArguments(batch, JSON.stringify({ items: [item] })).ok).toBe(true);
+    const wrong = { ...item, acceptance_claims: [{ claim_kind: 'solid_count_equals', expected: { count: 1, extra: true } }] };
+    const result = batch && validateRawArguments(batch, JSON.stringify({ items: [wrong] }));
+    expect(result?.ok).toBe(false);
+    expect(batch && validateRawArguments(batch, JSON.stringify({ items: Array.from({ length: 9 }, () => item) })).ok).toBe(false);
+    expect(batch && validateRawArguments(batch, JSON.stringify({ items: [{ ...item, source_ids: ['src_999'] }] })).ok).toBe(false);
+  });
+
+  it('rejects unknown fields, bad JSON, oversized and too deep arguments on the raw string', () => {
+    const propose = exposedTools(view({ state: 'AWAITING_ACTION' }), check).find((t) => t.name === 'propose_next_action');
+    if (!propose) throw new Error('propose_next_action not exposed');
+    const good = { working_head: 'head_000000000001', intent: 'base plate', requirement_ids: ['req_001'], atomic_id: 'extrude', expected_change: 'a 100 x 60 x 10 plate' };
+    expect(validateRawArguments(propose, JSON.stringify(good)).ok).toBe(true);
+    expect(validateRawArguments(propose, JSON.stringify({ ...good, params: {} })).ok).toBe(false);
+    expect(validateRawArguments(propose, JSON.stringify({ ...good, atomic_id: 'shell' })).ok).toBe(false);
+    expect(validateRawArguments(propose, '{"working_head": ').ok).toBe(false);
+    expect(validateRawArguments(propose, JSON.stringify({ ...good, intent: 'x'.repeat(70_000) })).ok).toBe(false);
+    let deep: unknown = 1;
+    for (let i = 0; i < 30; i += 1) deep = [deep];
+    expect(validateRawArguments(propose, JSON.stringify({ ...good, intent: deep })).ok).toBe(false);
+    expect(staleBindings({ ...good, working_head: 'head_000000000000' }, propose)).toEqual(['working_head']);
+    expect(staleBindings(good, propose)).toEqual([]);
+  });
+
+  it('never accepts arbitrary JSON for propose_next_action unless it is exactly a valid proposal', () => {
+    const propose = exposedTools(view({ state: 'AWAITING_ACTION' }), check).find((t) => t.name === 'propose_next_action');
+    if (!propose) throw new Error('propose_next_action not exposed');
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const result = validateRawArguments(propose, JSON.stringify(value));
+        if (result.ok) expect(Object.keys(result.value as object).sort()).toEqual(['atomic_id', 'expected_change', 'intent', 'requirement_ids', 'working_head']);
+      }),
+    );
+  });
+
+  it('requires exactly one coverage row per claim from reviewers', () => {
+    const review = exposedTools(view({ state: 'CANDIDATE_REVIEW' }), check)[0];
+    if (!review) throw new Error('review_candidate not exposed');
+    const base = { candidate_id: 'cand_001', working_head: 'head_000000000001', verdict: 'accept', evidence: [], issues: [] };
+    expect(validateRawArguments(review, JSON.stringify({ ...base, claim_coverage: [{ claim_id: 'claim_001', status: 'pass' }, { claim_id: 'claim_002', status: 'pending' }] })).ok).toBe(true);
+    expect(validateRawArguments(review, JSON.stringify({ ...base, claim_coverage: [{ claim_id: 'claim_001', status: 'pass' }] })).ok).toBe(false);
+    expect(validateRawArguments(review, JSON.stringify({ ...base, claim_coverage: [{ claim_id: 'claim_001', status: 'pass' }, { claim_id: 'claim_001', status: 'pass' }] })).ok).toBe(false);
+  });
+});

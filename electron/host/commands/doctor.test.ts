@@ -1,0 +1,95 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedProvider, type ScriptedProvider, type ScriptStep } from '../../testSupport/scriptedProvider';
+
+const CLI = path.resolve('dist/node/cli.js');
+const DRAWING = path.resolve('electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
+const KEY = 'sk-doctor-canary-5e4d3c2b1a09';
+const conformingModel: ScriptStep[] = [
+  { text: 'pong' },
+  { text: 'Red.' },
+  { toolCall: { name: 'record_measurement', arguments: '{"unit":"mm","value":12}' } },
+  { toolCall: { name: 'get_hole_count', arguments: { part_id: 'FL-120' } } },
+  { text: 'Part FL-120 has 7 holes.' },
+];
+
+let provider: ScriptedProvider | undefined;
+let server: ChildProcess | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await provider?.close();
+  server?.kill('SIGTERM');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  provider = server = dataDir = undefined;
+});
+
+function runDoctor(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, 'doctor', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function startDxfServer(): Promise<string> {
+  server = spawn(process.execPath, [CLI, 'dxf-server', DRAWING, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    server!.once('exit', (code) => reject(new Error(`dxf-server exited early with ${code}`)));
+  });
+  return line.replace(/^listening /, '');
+}
+
+function freshDataDir(): string {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadsight-doctor-'));
+  return dataDir;
+}
+
+describe('cadsight doctor', () => {
+  it('reports the scripted provider, the DXF server and the kernel as working, and exits 0', async () => {
+    provider = await startScriptedProvider({ script: conformingModel, apiKey: KEY });
+    const cad = await startDxfServer();
+    const env = { CADSIGHT_DATA_DIR: freshDataDir(), CHAT_BASE_URL: provider.apiBaseUrl, CHAT_API_KEY: KEY, CHAT_MODEL: 'scripted-vl' };
+    const { code, stdout, stderr } = await runDoctor(['--json', '--cad', cad], env);
+    expect(stderr).toBe('');
+    const report = JSON.parse(stdout);
+    const row = (id: string) => report.items.find((item: { id: string }) => item.id === id);
+    expect(row('kernel')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/kernel started in \d+ ms/) });
+    expect(row('provider:chat')).toMatchObject({ status: 'pass', detail: expect.stringContaining('capabilities: plainText, imageInput, forcedToolCall, toolLoop') });
+    expect(row('cad')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/verify-cad (\d+)\/\1 checks pass/) });
+    expect(row('data')).toMatchObject({ status: 'pass', detail: expect.stringContaining('WAL, synchronous=FULL') });
+    expect(row('fonts').status).toBe('pass');
+    expect(row('node').status).toBe('pass');
+    expect(report.ok).toBe(true);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain(KEY);
+  });
+
+  it('fails with the typed reason when a named AutoCAD address is down or a provider rejects its key', async () => {
+    provider = await startScriptedProvider({ script: conformingModel, apiKey: KEY });
+    const env = { CADSIGHT_DATA_DIR: freshDataDir(), CHAT_BASE_URL: provider.apiBaseUrl, CHAT_API_KEY: `${KEY}-wrong`, CHAT_MODEL: 'scripted-vl' };
+    const { code, stdout } = await runDoctor(['--cad', '127.0.0.1:9'], env);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/AutoCAD plugin address\s+FAIL\s+\[CAD_/);
+    expect(stdout).toMatch(/Provider chat \(environment\)\s+FAIL\s+.*plainText \(LLM_AUTH/);
+    expect(stdout).toMatch(/\d+ checks failed/);
+    expect(stdout).not.toContain(KEY);
+  });
+
+  it('treats an unconfigured provider and a closed AutoCAD at the default address as warnings, not failures', async () => {
+    const { code, stdout } = await runDoctor(['--no-model-calls'], { CADSIGHT_DATA_DIR: freshDataDir(), CADSIGHT_CAD_PORT: '9' });
+    // CADSIGHT_CAD_PORT is an explicit choice: a closed port there is a failure.
+    expect(stdout).toMatch(/AutoCAD plugin address\s+FAIL/);
+    expect(stdout).toMatch(/Model providers\s+warn\s+none configured/);
+    expect(code).toBe(1);
+    const defaults = await runDoctor(['--no-model-calls'], { CADSIGHT_DATA_DIR: dataDir! });
+    expect(defaults.stdout).toMatch(/AutoCAD plugin address\s+(warn|ok)/);
+  });
+});

@@ -1,0 +1,32 @@
+import { connectTcpSocket, createSystemClock, formatEndpoint, verifyConformance, type CadEndpoint } from '../../features/cadlink/index';
+import { AppError } from '../../../shared/errors';
+import type { DoctorCheck } from './doctorCheck';
+
+/**
+ * The AutoCAD plugin address (or a dxf-server there): reachable, then the verify-cad summary.
+ * Nothing listening at an address the user did not name explicitly is a warning (AutoCAD may
+ * simply be closed); at an explicit one it is a failure.
+ */
+export function cadCheck(endpoint: CadEndpoint, explicit: boolean): DoctorCheck {
+  return {
+    id: 'cad',
+    group: 'cad',
+    label: 'AutoCAD plugin address',
+    async run() {
+      const where = formatEndpoint(endpoint);
+      try {
+        const report = await verifyConformance({ endpoint, socketFactory: connectTcpSocket, clock: createSystemClock(), replyTimeoutMs: 5000 });
+        const passed = report.rows.filter((row) => row.passed).length;
+        const failed = report.rows.filter((row) => !row.passed).map((row) => row.id);
+        return report.passed
+          ? { status: 'pass', detail: `${where}: verify-cad ${passed}/${report.rows.length} checks pass` }
+          : { status: 'fail', detail: `${where}: verify-cad ${passed}/${report.rows.length} pass; failing: ${failed.join(', ')} (run cadsight verify-cad ${where})` };
+      } catch (error) {
+        if (error instanceof AppError && !explicit) {
+          return { status: 'warn', detail: `${where}: not reachable (${error.code}); start AutoCAD with the cad_mcp_frame plugin or cadsight dxf-server` };
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import type { SystemCheckItem } from '../../../shared/ipc/contracts/platform';
+import type { MessageKey } from '../../i18n/messages';
+import { useApp, useT } from '../../store/StoreContext';
+
+/** Checks with a catalog label; a check added later shows the host's English label. */
+const KNOWN = new Set(['node', 'electron', 'kernel', 'ffmpeg', 'fonts', 'data', 'cad', 'provider:none']);
+
+/** Row label in the UI language, by check id (`provider:qwen` → "Provider qwen"). */
+function itemLabel(t: ReturnType<typeof useT>, item: SystemCheckItem): string {
+  const [kind, name] = item.id.split(':');
+  if (kind === 'provider' && name && !KNOWN.has(item.id) && name !== 'environment') return t('systemCheck.item.provider', { name });
+  return KNOWN.has(item.id) ? t(`systemCheck.item.${item.id}` as MessageKey) : item.label;
+}
+
+/** Settings → System check: the rows of `cadsight doctor`, run on demand. */
+export function SystemCheckPanel() {
+  const t = useT();
+  const state = useApp((s) => s.systemCheck);
+  const run = useApp((s) => s.runSystemCheck);
+  const [liveModels, setLiveModels] = useState(false);
+  const running = state?.status === 'running';
+  return (
+    <section className="system-check" data-testid="system-check" aria-busy={running}>
+      <h2>{t('systemCheck.title')}</h2>
+      <p className="hint">{t('systemCheck.intro')}</p>
+      <div className="form-actions">
+        <label className="checkbox">
+          <input type="checkbox" checked={liveModels} onChange={(e) => setLiveModels(e.target.checked)} data-testid="system-check-live" />
+          {t('systemCheck.liveModels')}
+        </label>
+        <button type="button" className="btn-primary" disabled={running} onClick={() => void run(liveModels)} data-testid="system-check-run">
+          {running ? t('systemCheck.running') : t('systemCheck.run')}
+        </button>
+      </div>
+      <div aria-live="polite">
+        {state?.status === 'failed' && (
+          <p className="pill bad" data-testid="system-check-error">
+            {state.error.code}: {state.error.message}
+          </p>
+        )}
+        {state?.status === 'done' && (
+          <>
+            <p className={`pill ${state.report.ok ? 'ok' : 'bad'}`} data-testid="system-check-summary">
+              {state.report.ok ? t('systemCheck.ok') : t('systemCheck.failed', { count: state.report.items.filter((i) => i.status === 'fail').length })}{' '}
+              {t('systemCheck.checkedAt', { time: new Date(state.report.checkedAt).toLocaleTimeString() })}
+            </p>
+            <table className="system-check-table">
+              <thead>
+                <tr>
+                  <th>{t('systemCheck.column.check')}</th>
+                  <th>{t('systemCheck.column.result')}</th>
+                  <th>{t('systemCheck.column.detail')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.report.items.map((item) => (
+                  <tr key={item.id} data-testid={`system-check-${item.id}`} className={`status-${item.status}`}>
+                    <td>{itemLabel(t, item)}</td>
+                    <td>
+                      <span className={`pill ${item.status === 'pass' ? 'ok' : item.status === 'fail' ? 'bad' : 'muted'}`}>{t(`systemCheck.status.${item.status}`)}</span>
+                    </td>
+                    <td className="detail">
+                      {item.detail} <span className="muted">({item.durationMs} ms)</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
