@@ -66,7 +66,11 @@ function isZoneLabel(text: TextItem, frames: readonly Frame[]): boolean {
  * Entities that touch no frame's sheet (block-internal and AI_REVIEW content excluded). Zone
  * labels along a border are part of the frame, not strays, even when drawn just outside it.
  */
-export function entitiesOutsideFrames(data: DrawingData, frames: readonly Frame[]): EntitySummary[] {
+export function entitiesOutsideFrames(data: DrawingData, allFrames: readonly Frame[]): EntitySummary[] {
+  // The drawing-wide listing is model space: paper-layout frames are in paper coordinates and show
+  // model space through viewports, so only model-space frames can say what lies outside them.
+  const frames = allFrames.filter((f) => f.layout.toUpperCase() === 'MODEL');
+  if (frames.length === 0) return [];
   const zoneLabels = new Set(data.texts.filter((t) => isZoneLabel(t, frames)).map((t) => t.handle));
   return data.entities.filter((e) => e.layer !== AI_REVIEW_LAYER && e.bbox !== undefined && !zoneLabels.has(e.handle) && !frames.some((f) => boxesIntersect(e.bbox!, frameSheetBox(f))));
 }
