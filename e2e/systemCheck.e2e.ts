@@ -1,29 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startDxfServerProcess, type DxfServerProcess } from '../electron/testSupport/cadPeers/dxfServerProcess';
 import { screenshotPath } from './support/browser';
 import { useBrowserJourney } from './support/journey';
 
 const journey = useBrowserJourney();
 const DRAWING = path.resolve('electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
-let dxfServer: ChildProcess | undefined;
-afterEach(() => {
-  dxfServer?.kill('SIGTERM');
+let dxfServer: DxfServerProcess | undefined;
+afterEach(async () => {
+  await dxfServer?.stop();
   dxfServer = undefined;
 });
 
 /** `cadsight dxf-server` on a free port: the stand-in for AutoCAD's plugin at the Settings address. */
 async function startDxfServer(): Promise<number> {
-  dxfServer = spawn(process.execPath, ['dist/node/cli.js', 'dxf-server', DRAWING, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    dxfServer!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    dxfServer!.once('exit', (code) => reject(new Error(`dxf-server exited early with ${code}`)));
-  });
-  return Number(line.split(':').pop());
+  dxfServer = await startDxfServerProcess([DRAWING]);
+  return dxfServer.port;
 }
 
 describe('Settings → System check', () => {

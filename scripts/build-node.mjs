@@ -11,6 +11,8 @@ const nodeEntries = [
   ['electron/host/visionMcp.ts', 'visionMcp'],
   ['electron/host/cadBridge.ts', 'cadBridge'],
   ['electron/features/cadgen/adapters/occt/occtWorker.ts', 'occtWorker'],
+  // Test support (offline evals and the README's scripted walkthrough), never loaded by the app.
+  ['electron/testSupport/cadgenPlayer/serve.ts', 'scriptedCadgenProvider'],
 ];
 
 const present = nodeEntries.filter(([src]) => existsSync(src));

@@ -175,7 +175,9 @@ async function drawingSet() {
   const folder = path.join(work, 'set');
   mkdirSync(folder);
   for (let i = 0; i < SET_SIZE; i++) copyFileSync(SET_SOURCES[i % SET_SOURCES.length]!, path.join(folder, `sheet-${String(i + 1).padStart(2, '0')}.dxf`));
-  const { db, deps: d } = deps();
+  const { db, deps: base } = deps();
+  let setRun = 0;
+  const d = { ...base, newRunId: () => `bench-set-${++setRun}` };
   const reviewFile = async (file: string, outDir: string) => {
     const { source } = await openDxfReviewEndpoints(file);
     const res = await startReview(d, { source, output: createFolderOutput(outDir), concurrency: 1 }, checklist, { llm: false, locale: 'zh-CN', frames: null });
@@ -199,6 +201,7 @@ async function drawingSet() {
     resumedMs: resumed.ms,
     findings: set.value.findings.length,
     crossSheet: set.value.crossSheet.length,
+    failedFiles: set.value.files.filter((f) => f.error !== null).length,
   };
 }
 
@@ -223,7 +226,7 @@ Machine: ${r.machine.cpus} CPUs, Node ${r.machine.node}; medians of ${r.runs} ru
 | 4 frames, screenshot latency ${r.concurrency.screenshotLatencyMs} ms: frame phase at concurrency 4 vs 1 | ${r.concurrency.framePhaseParallel4Ms} ms vs ${r.concurrency.framePhaseSerialMs} ms → **${r.concurrency.framePhaseSpeedup}×** | target ≥ ${r.concurrency.target}× |
 | same, whole run incl. planning, drawing-wide reads and report | ${r.concurrency.parallel4Ms} ms vs ${r.concurrency.serialMs} ms → ${r.concurrency.speedup}× | (fixed part does not parallelise) |
 | LLM orchestration overhead on the sample, model answering in ${r.llm.modelLatencyMs} ms, 3 frames | ${round(r.llm.overheadShare * 100, 2)} % of ${r.llm.wallMs} ms | model ${r.llm.modelMs} ms + backend ${r.llm.backendMs} ms excluded; target < ${r.llm.target * 100} % |
-| drawing set: ${r.set.files} files (\`cadsight review <folder> --jobs ${r.set.jobs}\`), rules only | ${r.set.setMs} ms (${r.set.perFileMs} ms/file), ${r.set.findings} findings, ${r.set.crossSheet} cross-sheet | resumed run ${r.set.resumedMs} ms (nothing to redo) |
+| drawing set: ${r.set.files} files (\`cadsight review <folder> --jobs ${r.set.jobs}\`), rules only | ${r.set.setMs} ms (${r.set.perFileMs} ms/file), ${r.set.findings} findings, ${r.set.crossSheet} cross-sheet, ${r.set.failedFiles} failed files | resumed run ${r.set.resumedMs} ms (nothing to redo) |
 | drawing set peak memory | RSS ${r.set.setPeakRssMb} MB, heap ${r.set.setPeakHeapMb} MB | largest drawing alone: RSS ${r.set.oneDrawingPeakRssMb} MB, heap ${r.set.oneDrawingPeakHeapMb} MB (${r.set.oneDrawingMs} ms) |
 | context per frame (request bytes incl. the 1280 px PNG screenshot) | ${r.llm.contextBytesPerFrame} B (max request ${r.llm.maxRequestBytes} B), ~${r.llm.estimatedTextTokensPerFrame} tokens if all were text | evidence text capped at ${r.llm.evidenceBudgetChars} chars/frame (~15k tokens) + ≤ 10 images of ≤ 1280 px |
 `;

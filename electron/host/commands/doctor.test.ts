@@ -1,27 +1,21 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedProvider, type ScriptedProvider, type ScriptStep } from '../../testSupport/scriptedProvider';
+import { startDxfServerProcess, type DxfServerProcess } from '../../testSupport/cadPeers/dxfServerProcess';
+import { CONFORMING_MODEL_SCRIPT, startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider';
 
 const CLI = path.resolve('dist/node/cli.js');
 const DRAWING = path.resolve('electron/testSupport/fixtures/dxf/mech_flange_3frames_modelspace_DERIVED.dxf');
 const KEY = 'sk-doctor-canary-5e4d3c2b1a09';
-const conformingModel: ScriptStep[] = [
-  { text: 'pong' },
-  { text: 'Red.' },
-  { toolCall: { name: 'record_measurement', arguments: '{"unit":"mm","value":12}' } },
-  { toolCall: { name: 'get_hole_count', arguments: { part_id: 'FL-120' } } },
-  { text: 'Part FL-120 has 7 holes.' },
-];
 
 let provider: ScriptedProvider | undefined;
-let server: ChildProcess | undefined;
+let server: DxfServerProcess | undefined;
 let dataDir: string | undefined;
 afterEach(async () => {
   await provider?.close();
-  server?.kill('SIGTERM');
+  await server?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   provider = server = dataDir = undefined;
 });
@@ -35,16 +29,8 @@ function runDoctor(args: string[], env: Record<string, string>): Promise<{ code:
 }
 
 async function startDxfServer(): Promise<string> {
-  server = spawn(process.execPath, [CLI, 'dxf-server', DRAWING, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    server!.once('exit', (code) => reject(new Error(`dxf-server exited early with ${code}`)));
-  });
-  return line.replace(/^listening /, '');
+  server = await startDxfServerProcess([DRAWING]);
+  return server.address;
 }
 
 function freshDataDir(): string {
@@ -54,7 +40,7 @@ function freshDataDir(): string {
 
 describe('cadsight doctor', () => {
   it('reports the scripted provider, the DXF server and the kernel as working, and exits 0', async () => {
-    provider = await startScriptedProvider({ script: conformingModel, apiKey: KEY });
+    provider = await startScriptedProvider({ script: CONFORMING_MODEL_SCRIPT, apiKey: KEY });
     const cad = await startDxfServer();
     const env = { CADSIGHT_DATA_DIR: freshDataDir(), CHAT_BASE_URL: provider.apiBaseUrl, CHAT_API_KEY: KEY, CHAT_MODEL: 'scripted-vl' };
     const { code, stdout, stderr } = await runDoctor(['--json', '--cad', cad], env);
@@ -73,7 +59,7 @@ describe('cadsight doctor', () => {
   });
 
   it('fails with the typed reason when a named AutoCAD address is down or a provider rejects its key', async () => {
-    provider = await startScriptedProvider({ script: conformingModel, apiKey: KEY });
+    provider = await startScriptedProvider({ script: CONFORMING_MODEL_SCRIPT, apiKey: KEY });
     const env = { CADSIGHT_DATA_DIR: freshDataDir(), CHAT_BASE_URL: provider.apiBaseUrl, CHAT_API_KEY: `${KEY}-wrong`, CHAT_MODEL: 'scripted-vl' };
     const { code, stdout } = await runDoctor(['--cad', '127.0.0.1:9'], env);
     expect(code).toBe(1);

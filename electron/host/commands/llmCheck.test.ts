@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedProvider, type ScriptedProvider, type ScriptStep } from '../../testSupport/scriptedProvider';
+import { CONFORMING_MODEL_SCRIPT, startScriptedProvider, type ScriptedProvider, type ScriptStep } from '../../testSupport/scriptedProvider';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const KEY = 'sk-llmcheck-canary-8c7d6e5f4a3b';
@@ -21,13 +21,7 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
   });
 }
 
-const conformingModel: ScriptStep[] = [
-  { text: 'pong' },
-  { text: 'Red.' },
-  { toolCall: { name: 'record_measurement', arguments: '{"unit":"mm",  "value":12}' } },
-  { toolCall: { name: 'get_hole_count', arguments: { part_id: 'FL-120' } } },
-  { text: 'Part FL-120 has 7 holes.' },
-];
+const conformingModel = CONFORMING_MODEL_SCRIPT;
 
 async function chatEnv(script: ScriptStep[]): Promise<Record<string, string>> {
   server = await startScriptedProvider({ script, apiKey: KEY });

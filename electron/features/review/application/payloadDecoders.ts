@@ -98,7 +98,7 @@ export function decodeEntities(tool: string, payload: unknown): { entities: Enti
 const textsPayload = z.object({
   texts: z.array(
     z
-      .object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), style: z.string().optional(), font: z.string().optional(), bigFont: z.string().optional(), inlineFont: z.string().optional() })
+      .object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional(), style: z.string().optional(), font: z.string().optional(), bigFont: z.string().optional(), inlineFont: z.string().optional() })
       .loose(),
   ),
   total: z.number().int().optional(),
@@ -114,6 +114,7 @@ export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]
       position: t.at,
       height: t.height,
       layer: t.layer,
+      ...(t.reviewId ? { reviewId: t.reviewId } : {}),
       ...(t.style === undefined ? {} : { style: t.style }),
       ...(t.font === undefined ? {} : { font: t.font }),
       ...(t.bigFont === undefined ? {} : { bigFont: t.bigFont }),

@@ -77,6 +77,14 @@ export function createFsTaskArtifacts(root: string): TaskArtifacts {
         throw fsFailure(`read ${relativePath}`, error);
       }
     },
+    async readBytes(taskId, relativePath) {
+      try {
+        return new Uint8Array(await readFile(inside(taskId, relativePath)));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw fsFailure(`read ${relativePath}`, error);
+      }
+    },
     async appendLedger(taskId, lines) {
       const file = inside(taskId, LEDGER);
       try {

@@ -33,8 +33,8 @@ export const cadgenMigrations: readonly Migration[] = [
           UNIQUE (task_id, idempotency_key)
         );
         CREATE TABLE cdsl_revisions (
-          task_id TEXT NOT NULL REFERENCES cdsl_tasks(task_id), revision_id TEXT NOT NULL, parent_revision TEXT, action_id TEXT NOT NULL UNIQUE, candidate_id TEXT NOT NULL UNIQUE,
-          document_json TEXT NOT NULL, snapshot_id TEXT NOT NULL, dir TEXT NOT NULL, manifest_json TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (task_id, revision_id)
+          task_id TEXT NOT NULL REFERENCES cdsl_tasks(task_id), revision_id TEXT NOT NULL, parent_revision TEXT, action_id TEXT NOT NULL, candidate_id TEXT NOT NULL,
+          document_json TEXT NOT NULL, snapshot_id TEXT NOT NULL, dir TEXT NOT NULL, manifest_json TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (task_id, revision_id), UNIQUE (task_id, action_id), UNIQUE (task_id, candidate_id)
         );
         CREATE TABLE cdsl_claim_results (task_id TEXT NOT NULL, revision_id TEXT NOT NULL, claim_id TEXT NOT NULL, status TEXT NOT NULL, result_json TEXT NOT NULL, PRIMARY KEY (task_id, revision_id, claim_id));
         CREATE TABLE cdsl_usage (usage_id INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL, role TEXT NOT NULL, tool TEXT NOT NULL, usage_json TEXT NOT NULL, at TEXT NOT NULL);

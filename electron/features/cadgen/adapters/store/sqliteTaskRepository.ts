@@ -46,6 +46,7 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
     } else {
       db.prepare('UPDATE cdsl_tasks SET state_version = ?, updated_at = ? WHERE task_id = ?').run(version + 1, at, taskId);
     }
+    for (const source of change.sources ?? []) db.prepare('INSERT INTO cdsl_sources (task_id, source_id, text) VALUES (?, ?, ?)').run(taskId, source.source_id, source.text);
     for (const draft of change.drafts ?? []) db.prepare('INSERT OR REPLACE INTO cdsl_drafts (task_id, draft_id, item_json, removed) VALUES (?, ?, ?, 0)').run(taskId, draft.draft_id, json(draft.item));
     for (const id of change.removeDrafts ?? []) db.prepare('UPDATE cdsl_drafts SET removed = 1 WHERE task_id = ? AND draft_id = ?').run(taskId, id);
     if (change.review) db.prepare('INSERT INTO cdsl_reviews (task_id, kind, target, verdict, body_json, at) VALUES (?, ?, ?, ?, ?, ?)').run(taskId, change.review.kind, change.review.target, change.review.verdict, json(change.review.body), at);

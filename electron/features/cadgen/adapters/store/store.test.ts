@@ -22,7 +22,7 @@ function task(id: string): TaskRecord {
   return {
     task_id: id, state: 'DRAFTING_REQUIREMENTS', state_version: 0, working_head: headToken(0, null), head_revision: null, head_counter: 0, resume_state: null, failure_reason: null,
     last_error: null, question: null, answer: null, request: 'plate', author_model: 'a/m', reviewer_model: 'r/m', budget: DEFAULT_BUDGET, usage: ZERO_USAGE, counters: FRESH_COUNTERS,
-    from_task: null, from_revision: null, run_id: 'run_1', created_at: clock.now().toISOString(), updated_at: clock.now().toISOString(),
+    from_task: null, from_revision: null, run_id: 'run_1', notes: { head: headToken(0, null) }, evidence: [], created_at: clock.now().toISOString(), updated_at: clock.now().toISOString(),
   };
 }
 

@@ -57,6 +57,7 @@ export interface UsageRow {
  */
 export interface TaskChange {
   task?: Partial<Omit<TaskRecord, 'task_id' | 'state_version' | 'created_at'>>;
+  sources?: SourceEntry[];
   drafts?: DraftItem[];
   removeDrafts?: string[];
   review?: { kind: 'requirements' | 'candidate' | 'final'; target: string; verdict: string; body: unknown };
@@ -119,6 +120,7 @@ export interface TaskArtifacts {
   revisionDir(taskId: string, revisionId: string): string;
   writeOnce(taskId: string, relativePath: string, text: string): Promise<void>;
   readText(taskId: string, relativePath: string): Promise<string | null>;
+  readBytes(taskId: string, relativePath: string): Promise<Uint8Array | null>;
   /** Appends lines to actions/action-ledger.jsonl, skipping sequences already in the file. */
   appendLedger(taskId: string, lines: { sequence: number; line: string }[]): Promise<void>;
   /** Removes staging folders and revision folders not in `referenced`; returns what it removed. */

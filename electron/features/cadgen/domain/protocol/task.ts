@@ -80,6 +80,10 @@ export interface TaskRecord {
   from_task: string | null;
   from_revision: string | null;
   run_id: string;
+  /** Structured results of read-only tools at the current head (reset when the head moves). */
+  notes: TurnNotes;
+  /** Last evidence references (errors, rejected candidates) a geometry conclusion may cite. */
+  evidence: { ref: string; summary: string }[];
   created_at: string;
   updated_at: string;
 }
@@ -89,3 +93,13 @@ export const headToken = (counter: number, revision: string | null): string => `
 
 /** Server-assigned ids (authors never invent ids). */
 export const seqId = (prefix: string, n: number): string => `${prefix}_${String(n).padStart(3, '0')}`;
+
+/** Compact facts the author gathered at one head; only these are replayed into the next prompt. */
+export interface TurnNotes {
+  head: string;
+  topology?: { kind: string; snapshot_id: string; entries: Record<string, unknown>[] };
+  contract?: { atomic_id: string; contract_hash: string; summary: string };
+  measure?: Record<string, unknown>;
+  render?: Record<string, unknown>;
+  last_tool?: { tool: string; outcome: string; message?: string };
+}

@@ -55,7 +55,7 @@ const MARKERS = new Set(['LINE', 'LWPOLYLINE', 'POLYLINE', 'INSERT', 'CIRCLE']);
  * through its centre. Concentric circles share them; circles smaller than minDiameterMm on paper
  * are skipped. One finding per frame lists the unmarked circles.
  */
-export const circleCentreMarksRule: FrameRule<ParamsOf<'circle_centre_marks'>> = (item, params, { frame, evidence, locale }) => {
+export const circleCentreMarksRule: FrameRule<ParamsOf<'circle_centre_marks'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
   const centreLayers = new Set((evidence.layers ?? []).filter((l) => CENTRE_LAYER_NAME.test(l.name) || CENTRE_LINETYPE.test(l.lineType)).map((l) => l.name.toUpperCase()));
@@ -76,7 +76,7 @@ export const circleCentreMarksRule: FrameRule<ParamsOf<'circle_centre_marks'>> =
       evidenceRefs: ['tool:get_entities', ...unmarked.slice(0, 50).map((e) => `entity:${e.handle}`)],
       location: unmarked.length === 1 ? { kind: 'point', point: bboxCenter(unmarked[0]!.bbox) } : { kind: 'bbox', bbox: box },
       handles: unmarked.map((e) => e.handle),
-      annotationText: say(locale, `${unmarked.length} 个圆缺中心线`, `${unmarked.length} circle(s) lack centre lines`),
+      annotationText: say(annotationLocale, `${unmarked.length} 个圆缺中心线`, `${unmarked.length} circle(s) lack centre lines`),
     }),
   ];
 };

@@ -17,7 +17,7 @@ const plausibleViewFactor = (factor: number): boolean => factor >= 0.1 - 1e-9 &&
  * (0.5 for a 2:1 detail, 2 for 1:2) is correct practice and passes; a shown text that disagrees
  * even with the factor applied is DIM-001's (typed overrides, DIMPOST, edited blocks).
  */
-export const dimensionDisplayRule: FrameRule<ParamsOf<'dimension_display'>> = (item, params, { frame, evidence, locale }) =>
+export const dimensionDisplayRule: FrameRule<ParamsOf<'dimension_display'>> = (item, params, { frame, evidence, locale, annotationLocale }) =>
   evidence.dimensions.flatMap((dim) => {
     const factor = dim.display?.linearFactor ?? 1;
     if (dim.position === null || dim.blockText === null || Math.abs(factor - 1) < 1e-9 || dim.dimType?.startsWith('angular')) return [];
@@ -38,7 +38,7 @@ export const dimensionDisplayRule: FrameRule<ParamsOf<'dimension_display'>> = (i
         evidenceRefs: ['tool:get_dimensions', `entity:${dim.handle}`],
         location: { kind: 'point', point: dim.position },
         handles: [dim.handle],
-        annotationText: say(locale, `显示 ${dim.blockText}，实测 ${fmt(geometry)}（DIMLFAC=${fmt(factor)}）`, `Shows ${dim.blockText}, measures ${fmt(geometry)} (DIMLFAC ${fmt(factor)})`),
+        annotationText: say(annotationLocale, `显示 ${dim.blockText}，实测 ${fmt(geometry)}（DIMLFAC=${fmt(factor)}）`, `Shows ${dim.blockText}, measures ${fmt(geometry)} (DIMLFAC ${fmt(factor)})`),
       }),
     ];
   });
@@ -47,7 +47,7 @@ export const dimensionDisplayRule: FrameRule<ParamsOf<'dimension_display'>> = (i
  * DIM-004 (GB/T 4458.4 with GB/T 14691): dimension text at paper scale on the lettering series and
  * not below the minimum; one finding per shown height, so a wrong style is one finding, not fifty.
  */
-export const dimensionTextHeightRule: FrameRule<ParamsOf<'dimension_text_height'>> = (item, params, { frame, evidence, locale }) => {
+export const dimensionTextHeightRule: FrameRule<ParamsOf<'dimension_text_height'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
   const off = new Map<string, DimensionItem[]>();
@@ -71,7 +71,7 @@ export const dimensionTextHeightRule: FrameRule<ParamsOf<'dimension_text_height'
       location: dims.length === 1 ? { kind: 'point', point: dims[0]!.position! } : { kind: 'bbox', bbox: boxOfPoints(dims.map((d) => d.position!))! },
       handles: dims.map((d) => d.handle),
       discriminator: paper,
-      annotationText: say(locale, `尺寸字高 ${paper} mm，建议 ${fmt(nearest)}`, `Dimension text ${paper} mm; use ${fmt(nearest)}`),
+      annotationText: say(annotationLocale, `尺寸字高 ${paper} mm，建议 ${fmt(nearest)}`, `Dimension text ${paper} mm; use ${fmt(nearest)}`),
     });
   });
 };
@@ -83,7 +83,7 @@ const PART_GEOMETRY = new Set([...CURVES, 'LINE', 'LWPOLYLINE', 'POLYLINE']);
  * DIM-003: a frame that holds part geometry (at least minGeometry lines/curves, some of them
  * curves, outside the title block and off border/title layers) but not one dimension.
  */
-export const frameWithoutDimensionsRule: FrameRule<ParamsOf<'frame_without_dimensions'>> = (item, params, { frame, evidence, locale }) => {
+export const frameWithoutDimensionsRule: FrameRule<ParamsOf<'frame_without_dimensions'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   if (evidence.dimensions.length > 0) return [];
   const ignored = new Set(params.ignoreLayers.map((l) => l.toUpperCase()));
   const titleBlock = frame.titleBlockBox;
@@ -98,7 +98,7 @@ export const frameWithoutDimensionsRule: FrameRule<ParamsOf<'frame_without_dimen
       evidenceRefs: ['tool:get_entities', 'tool:get_dimensions'],
       location: { kind: 'bbox', bbox: box },
       handles: [],
-      annotationText: say(locale, '本图未标注尺寸', 'No dimensions on this sheet'),
+      annotationText: say(annotationLocale, '本图未标注尺寸', 'No dimensions on this sheet'),
     }),
   ];
 };

@@ -14,7 +14,7 @@ function unionOf(frames: readonly Frame[]): BBox | undefined {
  * SET-001 within one drawing: duplicate 图号 among its frames and inconsistent 共 N 张 第 M 张.
  * Completeness (every number 1..N present) is judged by the set report, which sees all files.
  */
-export const drawingNumbersRule: DrawingRule<ParamsOf<'drawing_numbers'>> = (item, params, { frames, locale }) => {
+export const drawingNumbersRule: DrawingRule<ParamsOf<'drawing_numbers'>> = (item, params, { frames, locale, annotationLocale }) => {
   const detected = frames.filter((f) => f.origin === 'detected');
   const issues = numberingIssues(
     detected.map((f) => ({ key: f.id, drawingNo: f.titleBlock.drawingNo, sheetNo: f.titleBlock.sheetNo, sheetCount: f.titleBlock.sheetCount })),
@@ -32,14 +32,14 @@ export const drawingNumbersRule: DrawingRule<ParamsOf<'drawing_numbers'>> = (ite
         location: { kind: 'bbox', bbox: box },
         handles: [],
         discriminator: `${issue.kind}:${issue.keys.join(',')}`,
-        annotationText: text.slice(0, 60),
+        annotationText: describeNumberingIssue({ ...issue, keys: involved.map((f) => f.label || f.id) }, annotationLocale === 'zh-CN').slice(0, 60),
       }),
     ];
   });
 };
 
 /** DXF-001: what the reader had to repair or skip to load the file — a recovered drawing, said plainly. */
-export const recoveryProblemsRule: DrawingRule<ParamsOf<'recovery_problems'>> = (item, params, { frames, drawing, locale }) => {
+export const recoveryProblemsRule: DrawingRule<ParamsOf<'recovery_problems'>> = (item, params, { frames, drawing, locale, annotationLocale }) => {
   const ignored = new Set(params.ignoreKinds);
   const problems = drawing.problems.filter((p) => !ignored.has(p.kind));
   const box = unionOf(frames);
@@ -54,7 +54,7 @@ export const recoveryProblemsRule: DrawingRule<ParamsOf<'recovery_problems'>> = 
       evidenceRefs: ['tool:get_drawing_info'],
       location: { kind: 'point', point: { x: box.minX, y: box.maxY } },
       handles: [],
-      annotationText: say(locale, `DXF 已修复 ${problems.length} 处`, `DXF repaired in ${problems.length} place(s)`),
+      annotationText: say(annotationLocale, `DXF 已修复 ${problems.length} 处`, `DXF repaired in ${problems.length} place(s)`),
     }),
   ];
 };

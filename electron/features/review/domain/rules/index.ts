@@ -14,7 +14,7 @@ import { drawingNumbersRule, recoveryProblemsRule } from './drawingRules';
 import type { DrawingRuleContext, FrameRuleContext } from './context';
 
 export type { DrawingRuleContext, FrameRuleContext, ReviewLocale } from './context';
-export { frameUnitsPerPaperMm, isPreferredScaleFactor } from './context';
+export { drawingLocale, frameUnitsPerPaperMm, isPreferredScaleFactor } from './context';
 export { overrideValue, statedValue } from './dimensionRule';
 export { describeNumberingIssue, numberingIssues, type NumberingIssue, type SheetRef } from './numbering';
 

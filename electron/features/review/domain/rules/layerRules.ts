@@ -37,7 +37,7 @@ function violation(layer: { lineType: string; lineWeight: number }, convention: 
  * CENTER, 虚线, 粗实线 ...) must carry that linetype and lineweight. The first matching convention
  * judges a layer; one finding per layer in each frame that draws on it, at that layer's entities.
  */
-export const layerLinetypeRule: FrameRule<ParamsOf<'layer_linetypes'>> = (item, params, { frame, evidence, locale }) =>
+export const layerLinetypeRule: FrameRule<ParamsOf<'layer_linetypes'>> = (item, params, { frame, evidence, locale, annotationLocale }) =>
   (evidence.layers ?? []).flatMap((layer) => {
     if (layer.entityCount === 0) return [];
     const convention = params.conventions.find((c) => pattern(c.layerPattern)?.test(layer.name));
@@ -53,7 +53,7 @@ export const layerLinetypeRule: FrameRule<ParamsOf<'layer_linetypes'>> = (item, 
         location: { kind: 'bbox', bbox: box },
         handles: [],
         discriminator: layer.name,
-        annotationText: say(locale, `图层 ${layer.name} 线型/线宽不符`, `Layer ${layer.name}: wrong linetype/lineweight`),
+        annotationText: say(annotationLocale, `图层 ${layer.name} 线型/线宽不符`, `Layer ${layer.name}: wrong linetype/lineweight`),
       }),
     ];
   });

@@ -25,7 +25,7 @@ function allowed(text: TextItem, cjk: boolean, latinFonts: Set<string>, cjkFonts
  * only judged on sheets with Chinese text: an ISO drawing lettered in English is not held to GB
  * fonts. One finding per text style (or inline font), so a wrong style is one finding.
  */
-export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { frame, evidence, locale }) => {
+export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   if (!evidence.texts.some((t) => CJK.test(t.text))) return [];
   const latinFonts = new Set(params.latinFonts.map(fontKey));
   const cjkFonts = new Set(params.cjkFonts.map(fontKey));
@@ -48,7 +48,7 @@ export const letteringRule: FrameRule<ParamsOf<'lettering'>> = (item, params, { 
       location: texts.length === 1 ? { kind: 'point', point: t.position } : { kind: 'bbox', bbox: boxOfPoints(texts.map((x) => x.position))! },
       handles: texts.map((x) => x.handle),
       discriminator: `font:${style}`,
-      annotationText: say(locale, `字体 ${fonts} 非长仿宋`, `Font ${fonts} is not long-FangSong`),
+      annotationText: say(annotationLocale, `字体 ${fonts} 非长仿宋`, `Font ${fonts} is not long-FangSong`),
     });
   });
 };

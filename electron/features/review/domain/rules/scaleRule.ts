@@ -26,13 +26,13 @@ const near = (a: number, b: number, tolerance: number): boolean => Math.abs(a - 
  * frame is drawn at in model space (an A3 frame drawn 2× large is a 1:2 sheet) and, on a paper
  * layout, with one of the viewports that show the part.
  */
-export const scaleConsistencyRule: FrameRule<ParamsOf<'scale_consistency'>> = (item, params, { frame, locale }) => {
+export const scaleConsistencyRule: FrameRule<ParamsOf<'scale_consistency'>> = (item, params, { frame, locale, annotationLocale }) => {
   const text = frame.titleBlock.scale;
   if (frame.origin !== 'detected' || !text) return [];
   const stated = unitsPerPaperMmFromScaleText(text);
   const at = { kind: 'point' as const, point: frame.titleBlockAnchors.scale ?? { x: frame.bbox.maxX, y: frame.bbox.minY } };
   const finding = (discriminator: string, zh: string, en: string) =>
-    draftFor(item, frame.id, { message: say(locale, zh, en), evidenceRefs: ['tool:find_frames', `titleblock:${frame.id}/scale`], location: at, handles: [], discriminator, annotationText: say(locale, zh, en).slice(0, 60) });
+    draftFor(item, frame.id, { message: say(locale, zh, en), evidenceRefs: ['tool:find_frames', `titleblock:${frame.id}/scale`], location: at, handles: [], discriminator, annotationText: say(annotationLocale, zh, en).slice(0, 60) });
   if (stated === undefined) return [];
   const drafts = [];
   if (!inScaleSeries(stated, params.allowSecondSeries)) {

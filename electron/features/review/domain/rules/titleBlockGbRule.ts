@@ -14,7 +14,7 @@ const GB_LABEL = /^(图号|图名|图样名称|图样代号|名称|比例|设计
  * most widthMm wide. One finding lists every missing field. English (ISO 7200) title blocks are
  * not held to it.
  */
-export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, params, { frame, evidence, locale }) => {
+export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   if (frame.origin !== 'detected') return [];
   const box = frame.titleBlockBox;
   const region = box ?? { minX: frame.bbox.minX + bboxWidth(frame.bbox) * 0.4, minY: frame.bbox.minY, maxX: frame.bbox.maxX, maxY: frame.bbox.minY + bboxHeight(frame.bbox) * 0.35 };
@@ -32,7 +32,7 @@ export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, pa
         location: { kind: 'point', point: box ? { x: box.minX, y: box.maxY } : corner },
         handles: [],
         discriminator: 'fields',
-        annotationText: say(locale, `标题栏缺：${names}`, `Title block lacks: ${names}`),
+        annotationText: say(annotationLocale, `标题栏缺：${names}`, `Title block lacks: ${names}`),
       }),
     );
   }
@@ -48,7 +48,7 @@ export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, pa
           location: { kind: 'bbox', bbox: box },
           handles: [],
           discriminator: 'position',
-          annotationText: say(locale, '标题栏应位于右下角', 'Title block belongs in the lower right'),
+          annotationText: say(annotationLocale, '标题栏应位于右下角', 'Title block belongs in the lower right'),
         }),
       );
     }
@@ -62,7 +62,7 @@ export const titleBlockGbRule: FrameRule<ParamsOf<'title_block_gb'>> = (item, pa
           location: { kind: 'bbox', bbox: box },
           handles: [],
           discriminator: 'width',
-          annotationText: say(locale, `标题栏宽 ${Math.round(widthMm)} mm`, `Title block ${Math.round(widthMm)} mm wide`),
+          annotationText: say(annotationLocale, `标题栏宽 ${Math.round(widthMm)} mm`, `Title block ${Math.round(widthMm)} mm wide`),
         }),
       );
     }

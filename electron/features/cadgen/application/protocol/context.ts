@@ -1,0 +1,90 @@
+import type { TaskSnapshot } from './ports';
+import type { ClaimResult } from '../evaluateClaims';
+
+/** How many recent ledger events the author sees as a digest (never the whole ledger). */
+const RECENT_ACTIONS = 3;
+
+const AUTHOR_SYSTEM = [
+  'You are the author in the CadSight CDSL v3 protocol. You build a mechanical part one verified atomic action at a time.',
+  'Each turn call exactly one of the offered tools. Never write plans, Markdown or CDSL outside the tools.',
+  'Ids, heads, tokens and hashes must be copied exactly from the facts; the server assigns every id.',
+  'Drafting: cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.',
+  'Modelling: propose the next single action, read its operation contract (and topology when it needs selectors), then submit the fragment.',
+].join('\n');
+
+const REVIEWER_SYSTEM = [
+  'You are the independent reviewer in the CadSight CDSL v3 protocol. You did not write this part.',
+  'Judge only from the facts, the CDSL and the drawings given. Deterministic claim results are computed by the server and cannot be overridden by you.',
+  'Call exactly one of the offered tools with one row per requirement source or per claim as its schema demands.',
+].join('\n');
+
+function claimSummary(snapshot: TaskSnapshot, results: ClaimResult[] | undefined): Record<string, unknown>[] {
+  return (snapshot.contract?.contract.claims ?? []).map((c) => {
+    const r = results?.find((x) => x.id === c.claim_id);
+    return { claim_id: c.claim_id, requirement_id: c.requirement_id, kind: c.claim_kind, expected: c.expected, status: r?.status ?? 'pending', ...(r && r.status !== 'pass' ? { detail: r.message } : {}) };
+  });
+}
+
+/** Requirements with their coverage on the head revision: complete when every claim passes. */
+function coverage(snapshot: TaskSnapshot): Record<string, unknown>[] {
+  const results = snapshot.task.head_revision ? snapshot.claimResults.get(snapshot.task.head_revision) : undefined;
+  return (snapshot.contract?.contract.requirements ?? []).map((r) => ({
+    requirement_id: r.requirement_id,
+    statement: r.statement,
+    claim_ids: r.claim_ids,
+    status: r.claim_ids.every((id) => results?.find((x) => x.id === id)?.status === 'pass') ? 'complete' : 'open',
+  }));
+}
+
+function recentActions(ledger: Record<string, unknown>[]): Record<string, unknown>[] {
+  return ledger
+    .filter((e) => e.event === 'accepted' || e.event === 'review_rejected' || e.event === 'candidate_failed' || e.event === 'rolled_back')
+    .slice(-RECENT_ACTIONS)
+    .map((e) => ({ event: e.event, action_id: e.action_id, atomic_id: e.actual_atomic_id ?? e.atomic_id, revision_id: e.revision_id, summary: e.summary }));
+}
+
+/**
+ * The author's context for one turn (seed §7): frozen contract summary with coverage, compact
+ * measurements, the pending action or a digest of recent actions, the last relevant error and
+ * operation names. The selector token bank appears only after inspect_topology; the operation
+ * schema only as the fragment tool's own parameters after get_cdsl_operation_contract.
+ * Drafting turns see the source paragraphs instead of the contract.
+ */
+export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unknown>[], operations: string[], measurements: unknown): { system: string; user: string } {
+  const { task } = snapshot;
+  const notes = task.notes.head === task.working_head ? task.notes : { head: task.working_head };
+  const facts: Record<string, unknown> = { state: task.state, working_head: task.working_head, head_revision: task.head_revision };
+  if (task.state === 'DRAFTING_REQUIREMENTS') {
+    facts.sources = snapshot.sources;
+    facts.drafts = snapshot.drafts.map((d) => ({ draft_id: d.draft_id, ...d.item }));
+    if (task.answer) facts.user_answer = task.answer;
+  } else {
+    facts.requirements = coverage(snapshot);
+    facts.claims = claimSummary(snapshot, task.head_revision ? snapshot.claimResults.get(task.head_revision) : undefined);
+    facts.operations = operations;
+    if (measurements) facts.measurements = measurements;
+    if (snapshot.pending) facts.pending_action = { action_id: snapshot.pending.action_id, ...snapshot.pending.proposal, contract_read: snapshot.pending.contract_hash !== null };
+    else facts.recent_actions = recentActions(ledger);
+    if (task.answer) facts.user_answer = task.answer;
+  }
+  if (notes.topology) facts.topology = notes.topology;
+  if (notes.contract) facts.contract = notes.contract;
+  if (notes.measure) facts.measure = notes.measure;
+  if (notes.render) facts.render = notes.render;
+  if (notes.last_tool) facts.last_tool = notes.last_tool;
+  if (task.last_error) facts.last_error = { code: task.last_error.code, message: task.last_error.message, ...(task.last_error.data?.issues ? { issues: task.last_error.data.issues } : {}) };
+  if (task.evidence.length > 0) facts.evidence = task.evidence;
+  return { system: AUTHOR_SYSTEM, user: JSON.stringify(facts) };
+}
+
+/** The reviewer's context: what is under review plus read-only claim results; drafting sources for requirement and final reviews. */
+export function reviewerContext(snapshot: TaskSnapshot, subject: Record<string, unknown>, claimResults?: ClaimResult[]): { system: string; user: string } {
+  const facts: Record<string, unknown> = { state: snapshot.task.state, ...subject };
+  if (snapshot.task.state === 'REVIEWING_REQUIREMENTS' || snapshot.task.state === 'FINAL_VALIDATION') facts.sources = snapshot.sources;
+  if (snapshot.task.state === 'REVIEWING_REQUIREMENTS') facts.drafts = snapshot.drafts.map((d) => ({ draft_id: d.draft_id, ...d.item }));
+  else {
+    facts.requirements = coverage(snapshot);
+    facts.claims = claimSummary(snapshot, claimResults);
+  }
+  return { system: REVIEWER_SYSTEM, user: JSON.stringify(facts) };
+}

@@ -1,0 +1,119 @@
+import { DEFAULT_BUDGET, ZERO_USAGE } from '../../domain/protocol/budgets';
+import type { TaskBudget } from '../../domain/protocol/budgets';
+import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
+import { FRESH_COUNTERS } from '../../domain/protocol/progress';
+import { isTerminal } from '../../domain/protocol/states';
+import { headToken, seqId } from '../../domain/protocol/task';
+import type { SourceEntry, TaskRecord } from '../../domain/protocol/task';
+import { buildDocument } from '../buildDocument';
+import { runTask } from './coordinator';
+import type { RunOptions } from './coordinator';
+import type { GenerationDeps } from './deps';
+import { dispatchOutbox } from './outbox';
+import type { TaskSnapshot } from './ports';
+import { moveTo } from './transitions';
+
+export const MAX_REQUEST_CHARS = 8000;
+
+/** Splits the request into stable source paragraphs (blank lines or ';'), never interpreting them. */
+export function sourceEntries(request: string): SourceEntry[] {
+  const parts = request.split(/\n\s*\n|;\s*/).map((p) => p.trim()).filter(Boolean);
+  return parts.slice(0, 32).map((text, i) => ({ source_id: seqId('src', i + 1), text }));
+}
+
+export interface NewTaskInput {
+  request: string;
+  budget?: Partial<TaskBudget>;
+  /** Start from an accepted revision of another task ("edit an existing part"). */
+  from?: { taskId: string; revisionId: string };
+}
+
+/** The generation use cases (CLI and IPC call these; runs go to a terminal or waiting state). */
+export function createGenerationService(deps: GenerationDeps) {
+  const load = (taskId: string): TaskSnapshot => deps.repo.load(taskId);
+
+  async function create(input: NewTaskInput): Promise<TaskRecord> {
+    const request = input.request.trim();
+    if (!request || request.length > MAX_REQUEST_CHARS) throw protocolError(ProtocolErrorCode.requestInvalid, `the request must be 1..${MAX_REQUEST_CHARS} characters`);
+    const from = input.from ? load(input.from.taskId) : null;
+    const base = from?.revisions.find((r) => r.revision_id === input.from?.revisionId);
+    if (input.from && !base) throw protocolError(ProtocolErrorCode.requestInvalid, `task ${input.from.taskId} has no revision ${input.from.revisionId}`);
+    const id = `task_${deps.newId('t').slice(2, 14).toLowerCase()}`;
+    const now = deps.clock.now().toISOString();
+    const sources = sourceEntries(request);
+    const task: TaskRecord = {
+      task_id: id, state: 'DRAFTING_REQUIREMENTS', state_version: 0, working_head: headToken(0, null), head_revision: null, head_counter: 0, resume_state: null, failure_reason: null,
+      last_error: null, question: null, answer: null, request, author_model: deps.author.id, reviewer_model: deps.reviewer.id, budget: { ...DEFAULT_BUDGET, ...(input.budget ?? {}) }, usage: ZERO_USAGE,
+      counters: FRESH_COUNTERS, from_task: input.from?.taskId ?? null, from_revision: input.from?.revisionId ?? null, run_id: deps.newId('run'), notes: { head: headToken(0, null) }, evidence: [], created_at: now, updated_at: now,
+    };
+    await deps.artifacts.writeOnce(id, 'source-requirements.md', `${request}\n`);
+    await deps.artifacts.writeOnce(id, 'documents/source-index.json', JSON.stringify(sources, null, 2));
+    deps.repo.create(task, sources, { type: 'task_created', payload: { request: request.slice(0, 200) } });
+    if (base) await importBase(id, base);
+    await dispatchOutbox(deps, id);
+    return load(id).task;
+  }
+
+  /** Rebuilds the base revision into this task as its rev_001 (same CDSL, fresh artifacts). */
+  async function importBase(id: string, base: TaskSnapshot['revisions'][number]): Promise<void> {
+    const snapshot = load(id);
+    const document = JSON.parse(base.document_json);
+    const built = await buildDocument({ catalog: deps.catalog, runtime: deps.runtime, publisher: deps.publisher, encoders: deps.encoders }, { document, claims: [], outDir: deps.artifacts.revisionDir(id, 'rev_001'), stage: 'candidate' });
+    if (!built.artifacts) throw protocolError(ProtocolErrorCode.requestInvalid, 'the base revision does not rebuild');
+    const topology = JSON.parse((await deps.artifacts.readText(id, 'revisions/rev_001/topology.json')) ?? '{}') as { snapshot_id: string };
+    const head = headToken(1, 'rev_001');
+    deps.repo.commit(id, snapshot.task.state_version, {
+      revision: { revision_id: 'rev_001', parent_revision: null, action_id: 'act_000', candidate_id: 'imported', document_json: base.document_json, snapshot_id: topology.snapshot_id, dir: 'revisions/rev_001', manifest_json: JSON.stringify(built.artifacts) },
+      task: { head_revision: 'rev_001', head_counter: 1, working_head: head, notes: { head } },
+      ledger: [{ event: 'accepted', action_id: 'act_000', revision_id: 'rev_001', actual_atomic_id: 'import', summary: `imported ${base.revision_id} of ${snapshot.task.from_task}` }],
+    });
+  }
+
+  return {
+    create,
+    run: (taskId: string, options?: RunOptions) => runTask(deps, taskId, options),
+    /** Resumes WAITING_RETRY into the state it left, or re-enters an active task after a crash. */
+    async resume(taskId: string, options?: RunOptions): Promise<TaskRecord> {
+      const snapshot = load(taskId);
+      const { task } = snapshot;
+      if (task.state === 'WAITING_RETRY') {
+        const to = task.resume_state ?? 'AWAITING_ACTION';
+        deps.repo.commit(taskId, task.state_version, { task: { state: moveTo(task.state, 'resumed', to), resume_state: null, last_error: null }, outbox: [{ type: 'resumed', payload: { state: to } }] });
+      } else if (isTerminal(task.state) || task.state === 'WAITING_FOR_USER') {
+        throw protocolError(ProtocolErrorCode.authorDecisionRejected, `task ${taskId} is ${task.state}; resume applies to WAITING_RETRY or an interrupted run`);
+      }
+      return runTask(deps, taskId, options);
+    },
+    /** Answers a WAITING_FOR_USER question: the answer becomes a new source paragraph. */
+    async answer(taskId: string, text: string, options?: RunOptions): Promise<TaskRecord> {
+      const { task, sources } = load(taskId);
+      if (task.state !== 'WAITING_FOR_USER') throw protocolError(ProtocolErrorCode.authorDecisionRejected, `task ${taskId} is not waiting for an answer`);
+      const answer = text.trim().slice(0, 2000);
+      if (!answer) throw protocolError(ProtocolErrorCode.requestInvalid, 'the answer is empty');
+      const to = task.resume_state === 'AWAITING_ACTION' ? 'AWAITING_ACTION' : 'DRAFTING_REQUIREMENTS';
+      const source = { source_id: seqId('src', sources.length + 1), text: answer };
+      deps.repo.commit(taskId, task.state_version, {
+        sources: to === 'DRAFTING_REQUIREMENTS' ? [source] : [],
+        task: { state: moveTo(task.state, 'user_answered', to), answer, question: null, resume_state: null, usage: { ...task.usage, requirementRevisions: 0 } },
+        outbox: [{ type: 'answered', payload: { state: to } }],
+      });
+      return runTask(deps, taskId, options);
+    },
+    cancel(taskId: string): TaskRecord {
+      const { task } = load(taskId);
+      if (isTerminal(task.state)) return task;
+      deps.repo.commit(taskId, task.state_version, {
+        task: { state: moveTo(task.state, 'failed'), failure_reason: 'CANCELLED', last_error: protocolError(ProtocolErrorCode.authorDecisionRejected, 'cancelled by the user').toData() },
+        pending: null,
+        ledger: [{ event: 'failed', reason: 'CANCELLED' }],
+        outbox: [{ type: 'failed', payload: { reason: 'CANCELLED' } }],
+      });
+      return load(taskId).task;
+    },
+    list: () => deps.repo.list(),
+    show: load,
+    ledger: (taskId: string) => deps.repo.ledger(taskId),
+  };
+}
+
+export type GenerationService = ReturnType<typeof createGenerationService>;

@@ -1,0 +1,90 @@
+import { createHash, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import {
+  createCdslCatalog,
+  createFsPublisher,
+  createFsTaskArtifacts,
+  createGatewayModel,
+  createGenerationService,
+  createOcctRuntime,
+  createSqliteTaskRepository,
+  encodeGlb,
+  OCCT_OPERATION_IDS,
+  recoverGeneration,
+  renderPng,
+  type CadRuntime,
+  type CrashPoint,
+  type EventSink,
+  type GenerationDeps,
+  type GenerationService,
+  type ModelPort,
+  type RecoveryReport,
+} from '../../features/cadgen/index';
+import { AppError } from '../../../shared/errors';
+import { createLlmGateway } from '../../platform/llm/gateway';
+import type { LlmProviderConfig } from '../../platform/llm/types';
+import type { SqliteDatabase } from '../../platform/db/types';
+import type { Logger } from '../../platform/log/types';
+
+/** Retry policy of generation calls: bounded, then the task waits (WAITING_RETRY), never spins. */
+export const GENERATION_RETRY = { maxAttempts: 3, baseDelayMs: 300, maxDelayMs: 4_000, totalBudgetMs: 30_000 };
+
+export interface GenerationRuntimeOptions {
+  db: SqliteDatabase;
+  /** Folder holding one sub-folder per task (default <data>/cadgen-tasks). */
+  tasksRoot: string;
+  /** Absent for read-only uses (list/show/ledger): model calls then fail with LLM_NOT_CONFIGURED. */
+  author?: LlmProviderConfig;
+  reviewer?: LlmProviderConfig;
+  workerScript: URL;
+  log?: Logger;
+  sink?: EventSink;
+  crashHook?: (point: CrashPoint) => void;
+  runtime?: CadRuntime;
+}
+
+export interface GenerationRuntime {
+  service: GenerationService;
+  deps: GenerationDeps;
+  recover(): Promise<RecoveryReport>;
+  dispose(): Promise<void>;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Wires the generation protocol: SQLite repository, task folders, OCCT worker, author/reviewer gateways. */
+export function createGenerationRuntime(options: GenerationRuntimeOptions): GenerationRuntime {
+  const clock = { now: () => new Date() };
+  const runtime = options.runtime ?? createOcctRuntime({ workerScript: options.workerScript });
+  const model = (config: LlmProviderConfig | undefined, role: string): ModelPort => {
+    if (!config) {
+      return { id: `(no ${role} model)`, turn: () => Promise.reject(new AppError('LLM_NOT_CONFIGURED', `no ${role} model is configured`)) };
+    }
+    return gatewayModel(config);
+  };
+  const gatewayModel = (config: LlmProviderConfig) => createGatewayModel(`${config.id}/${config.model}`, createLlmGateway({ provider: config, retry: GENERATION_RETRY, ...(options.log ? { log: options.log } : {}) }));
+  const deps: GenerationDeps = {
+    repo: createSqliteTaskRepository(options.db, clock),
+    artifacts: createFsTaskArtifacts(options.tasksRoot),
+    catalog: createCdslCatalog(OCCT_OPERATION_IDS),
+    runtime,
+    publisher: createFsPublisher(() => new Date()),
+    encoders: { glb: encodeGlb, png: renderPng },
+    author: model(options.author, 'author'),
+    reviewer: model(options.reviewer, 'reviewer'),
+    clock,
+    newId: (prefix) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    sha256,
+    ...(options.sink ? { sink: options.sink } : {}),
+    ...(options.crashHook ? { crashHook: options.crashHook } : {}),
+  };
+  return {
+    service: createGenerationService(deps),
+    deps,
+    recover: () => recoverGeneration(deps),
+    dispose: () => (options.runtime ? Promise.resolve() : runtime.dispose()),
+  };
+}
+
+/** Default task folder root under the data folder. */
+export const tasksRootOf = (dataRoot: string): string => path.join(dataRoot, 'cadgen-tasks');

@@ -1,0 +1,134 @@
+import type { CapturedRequest, ScriptStep } from '../scriptedProvider/types';
+
+/** A versioned generation fixture (resources/evals/cadgen/v1/*.json). */
+export interface GenFixture {
+  id: string;
+  version: number;
+  suites: string[];
+  request: string;
+  budget: Record<string, number>;
+  expected_state: string;
+  requirements: { statement: string; claims: { claim_kind: string; expected: Record<string, unknown> }[] }[];
+  actions: { atomic_id: string; intent: string; expected_change: string; selectors?: Record<string, SelectorSpec>; fragment: Record<string, unknown> }[];
+}
+
+export type SelectorSpec =
+  | { kind: 'face'; surface: string; normal: number[]; extreme: { axis: number; max: boolean }; minArea?: number }
+  | { kind: 'edge'; line: boolean; allZ: number };
+
+/** Faults a scenario injects into the scripted conversation (offline failure scripts). */
+export interface PlayerFaults {
+  /** First propose_next_action arrives with an unknown field (format rejection before any candidate). */
+  malformedProposalOnce?: boolean;
+  /** First proposal names an old working head (STALE_WORKING_HEAD). */
+  staleHeadOnce?: boolean;
+  /** First fragment of a selector action uses a token of the right shape that is not in the snapshot. */
+  unknownSelectorOnce?: boolean;
+  /** The reviewer accepts every candidate even when claims fail (the server must override). */
+  reviewerAlwaysAccepts?: boolean;
+  /** Reviewer answers HTTP 503 on every call (review service failure → WAITING_RETRY). */
+  reviewerDown?: boolean;
+  /** Author answers HTTP 503 on every call (transport exhaustion → WAITING_RETRY). */
+  authorDown?: boolean;
+  /** The first candidate's fragment is replaced by this one (e.g. a build failure or a claim failure). */
+  firstFragmentOverride?: Record<string, unknown>;
+  /** Answers conformance probes in text instead of a tool call. */
+  nonConformant?: boolean;
+}
+
+type Facts = Record<string, unknown> & { state: string; working_head: string };
+
+function factsOf(request: CapturedRequest): { facts: Facts; tools: string[]; system: string } {
+  const body = request.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+  const system = String(body.messages.find((m) => m.role === 'system')?.content ?? '');
+  const user = body.messages.filter((m) => m.role === 'user').pop()?.content;
+  const text = Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
+  return { facts: JSON.parse(text) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system };
+}
+
+const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ toolCall: { name, arguments: args } });
+
+function pick(spec: SelectorSpec, entries: Record<string, unknown>[]): string | string[] {
+  if (spec.kind === 'face') {
+    const faces = entries.filter((e) => e.kind === spec.surface && Array.isArray(e.normal) && (e.normal as number[]).every((v, i) => Math.abs(v - (spec.normal[i] ?? 0)) < 1e-6) && (spec.minArea === undefined || (e.area_mm2 as number) >= spec.minArea));
+    faces.sort((a, b) => ((a.centroid as number[])[spec.extreme.axis] ?? 0) - ((b.centroid as number[])[spec.extreme.axis] ?? 0));
+    const chosen = spec.extreme.max ? faces[faces.length - 1] : faces[0];
+    return String(chosen?.token ?? 'fc_00000000000000000000');
+  }
+  return entries.filter((e) => e.kind === 'line' && Math.abs((e.start as number[])[2]! - spec.allZ) < 1e-6 && Math.abs((e.end as number[])[2]! - spec.allZ) < 1e-6).map((e) => String(e.token));
+}
+
+/**
+ * A scripted author + reviewer that plays one fixture through the protocol over real HTTP:
+ * it reads only what the server sent (facts JSON and offered tools) and answers with one tool
+ * call, like a model would. Test support only.
+ */
+export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = {}) {
+  const once = new Set<string>();
+  const first = (key: string): boolean => (once.has(key) ? false : (once.add(key), true));
+  return (request: CapturedRequest): ScriptStep => {
+    const { facts, tools, system } = factsOf(request);
+    // Conformance probes show the exact arguments to send back through the tool.
+    if (facts.conformance === true) return faults.nonConformant ? { text: 'I prefer to answer in prose.' } : call(String(facts.call), facts.arguments as Record<string, unknown>);
+    const reviewer = system.includes('independent reviewer');
+    if (reviewer && faults.reviewerDown) return { error: { status: 503 } };
+    if (!reviewer && faults.authorDown) return { error: { status: 503 } };
+    const claims = (facts.claims as { claim_id: string; status: string }[] | undefined) ?? [];
+    const coverageRows = claims.map((c) => ({ claim_id: c.claim_id, status: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : 'pending' }));
+    const anyFail = claims.some((c) => c.status === 'fail');
+    switch (facts.state) {
+      case 'DRAFTING_REQUIREMENTS': {
+        const sources = (facts.sources as { source_id: string }[]).map((s) => s.source_id);
+        if ((facts.drafts as unknown[]).length === 0) {
+          return call('submit_requirements_draft_batch', { items: fixture.requirements.map((r) => ({ source_ids: sources, statement: r.statement, assumptions: [], acceptance_claims: r.claims })) });
+        }
+        return call('finalize_requirements_draft', {});
+      }
+      case 'REVIEWING_REQUIREMENTS': {
+        const drafts = (facts.drafts as { draft_id: string }[]).map((d) => d.draft_id);
+        const sources = (facts.sources as { source_id: string }[]).map((s) => s.source_id);
+        return call('review_requirements', { verdict: 'approve', coverage: sources.map((s) => ({ source_id: s, draft_ids: drafts })), items: drafts.map((d) => ({ draft_id: d, verdict: 'pass', note: '' })), issues: [] });
+      }
+      case 'AWAITING_ACTION': {
+        const done = Number(String(facts.head_revision ?? 'rev_000').slice(4));
+        const action = fixture.actions[done];
+        if (!action && tools.includes('complete_task')) return call('complete_task', {});
+        if (!action) return { text: 'nothing left to do' };
+        const requirementIds = (facts.requirements as { requirement_id: string }[]).map((r) => r.requirement_id).slice(0, 5);
+        const proposal = { working_head: facts.working_head, intent: action.intent, requirement_ids: requirementIds, atomic_id: action.atomic_id, expected_change: action.expected_change };
+        if (faults.malformedProposalOnce && first('malformed')) return call('propose_next_action', { ...proposal, params: { depth_mm: 5 } });
+        if (faults.staleHeadOnce && first('stale')) return call('propose_next_action', { ...proposal, working_head: 'head_0000_empty_old' });
+        return call('propose_next_action', proposal);
+      }
+      case 'ACTION_PENDING': {
+        const done = Number(String(facts.head_revision ?? 'rev_000').slice(4));
+        const action = fixture.actions[done];
+        if (!action) return { text: 'no action' };
+        const topology = facts.topology as { kind: string; snapshot_id: string; entries: Record<string, unknown>[] } | undefined;
+        const selectors = Object.entries(action.selectors ?? {});
+        const wantedKind = selectors[0]?.[1].kind;
+        if (selectors.length > 0 && (!topology || topology.kind !== wantedKind)) return call('inspect_topology', { working_head: facts.working_head, kind: wantedKind, limit: 200 });
+        const contract = facts.contract as { atomic_id: string; contract_hash: string } | undefined;
+        if (!contract || contract.atomic_id !== action.atomic_id || !tools.includes('submit_cdsl_fragment')) return call('get_cdsl_operation_contract', { atomic_id: action.atomic_id });
+        let fragment = JSON.parse(JSON.stringify(action.fragment)) as { feature: { params: Record<string, unknown> } };
+        if (faults.firstFragmentOverride && first('override')) fragment = JSON.parse(JSON.stringify(faults.firstFragmentOverride));
+        for (const [slot, spec] of selectors) fragment.feature.params[slot] = pick(spec, topology?.entries ?? []);
+        if (faults.unknownSelectorOnce && selectors.length > 0 && first('selector')) {
+          const [slot] = selectors[0] as [string, SelectorSpec];
+          const real = fragment.feature.params[slot];
+          const bogus = (t: string): string => `${t.slice(0, 11)}${'f'.repeat(12)}`;
+          fragment.feature.params[slot] = Array.isArray(real) ? real.map((t) => bogus(String(t))) : bogus(String(real));
+        }
+        return call('submit_cdsl_fragment', { working_head: facts.working_head, contract_hash: contract.contract_hash, snapshot_id: topology?.snapshot_id ?? null, fragment });
+      }
+      case 'CANDIDATE_REVIEW': {
+        const verdict = anyFail && !faults.reviewerAlwaysAccepts ? 'reject' : 'accept';
+        return call('review_candidate', { candidate_id: facts.candidate_id, working_head: facts.working_head, verdict, claim_coverage: coverageRows, evidence: ['drawings and claim results checked'], issues: verdict === 'reject' ? [{ code: 'claim_failed', message: 'a claim fails' }] : [] });
+      }
+      case 'FINAL_VALIDATION':
+        return call('review_final', { revision_id: facts.revision_id, verdict: anyFail && !faults.reviewerAlwaysAccepts ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: [] });
+      default:
+        return { text: `unexpected state ${facts.state}` };
+    }
+  };
+}
