@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../platform/db/openDatabase';
-import { visionMigrations } from './sessionMigrations';
+import { visionMigrations, visionTilesMigration } from './sessionMigrations';
 import { createSqliteSessionRepository } from './sqliteSessionRepository';
 
 describe('sqliteSessionRepository image blobs', () => {
   it('serves a blob that matches its sha256 and reports one that does not as STORE_CORRUPT', () => {
-    const { db } = openDatabase({ file: path.join(mkdtempSync(path.join(tmpdir(), 'vision-blobs-')), 'cadsight.db'), migrations: visionMigrations });
+    const { db } = openDatabase({ file: path.join(mkdtempSync(path.join(tmpdir(), 'vision-blobs-')), 'cadsight.db'), migrations: [...visionMigrations, visionTilesMigration] });
     try {
       const good = Buffer.from('image bytes');
       const sha = createHash('sha256').update(good).digest('hex');
