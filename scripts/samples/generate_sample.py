@@ -4,7 +4,8 @@
 Run with the Debian ezdxf:  /usr/bin/python3 scripts/samples/generate_sample.py [out.dxf]
 
 One model space holds three A3 landscape sheets (GB/T 14689 frame with a 25 mm binding margin,
-GB/T 10609.1-style Chinese title block 图名/图号/比例/设计/审核/日期/版本), each with a small part,
+GB/T 10609.1-style Chinese title block 图名/图号/比例/设计/审核/日期/版本 and
+材料/重量/单位名称/批准/共 N 张 第 M 张, lettered in 仿宋), each with a small part,
 dimensions and technical notes. A few problems are planted on purpose so a first review has
 something to find (see resources/samples/README.md); everything else follows GB drawing practice
 (layers per line type, text heights 3.5/5/7 mm, 1:1 scale). The output is byte-reproducible:
@@ -33,7 +34,7 @@ doc.units = ezdxf.units.MM
 doc.header["$INSUNITS"] = 4
 doc.header["$MEASUREMENT"] = 1
 
-doc.styles.new("GB_HZ", dxfattribs={"font": "simsun.ttc", "width": 0.7})
+doc.styles.new("GB_HZ", dxfattribs={"font": "simfang.ttf", "width": 0.7})
 for name, color, linetype, lineweight in [
     ("图框", 7, "Continuous", 50),
     ("粗实线", 7, "Continuous", 50),
@@ -154,6 +155,18 @@ dim_linear((sx, sy - 45), (sx, sy - 15), (sx + 300, sy - 15))
 dim_linear((sx + 80, sy - 35), (sx + 80, sy - 25), (sx + 220, sy - 25))
 dim_linear((sx - 20, sy - 15), (sx, sy - 15), (sx, sy + 15), angle=90, override="%%c30")
 notes(ox + 40, ["1. 调质处理 HB220~250。", "2. 未注倒角 C1。"])
+
+# GB/T 10609.1 fields of the title block's second column (material, weight, organisation,
+# approver, 共 N 张 第 M 张). Drawn last so the handles of everything above stay as they were.
+GB_FIELDS = [("材料", "Q235"), ("重量", "1.2 kg"), ("单位名称", "CadSight"), ("批准", "王强")]
+for sheet_no in (1, 2, 3):
+    left, bottom, row = (sheet_no - 1) * (SHEET_W + SHEET_GAP) + 235, 5.0, 8.0
+    msp.add_line((left + 95, bottom), (left + 95, bottom + 7 * row), dxfattribs={"layer": "图框", "lineweight": 25})
+    for i, (label, value) in enumerate(GB_FIELDS):
+        y = bottom + (6 - i) * row + 2.25
+        text(left + 98, y, label, 3.5)
+        text(left + 128, y, value, 3.5)
+    text(left + 98, bottom + 2 * row + 2.25, f"共 3 张 第 {sheet_no} 张", 3.5)
 
 doc.saveas(OUT, encoding="utf-8")
 print(OUT)

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, withCadToken } from '../../features/cadlink/index';
@@ -20,6 +21,7 @@ import type { SettingsService } from '../../platform/settings/settingsService';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 import { findBundledResource } from '../composition/bundledResources';
 import { loadChecklistFile } from '../composition/reviewRuns';
+import { runReviewSet } from './reviewSet';
 import { AUTOCAD_CAPABILITIES, clientDrawingPort, DXF_CAPABILITIES, readOnlyProviderSource } from '../composition/reviewSources';
 
 const DEFAULT_CHECKLIST = 'resources/checklist/review_checklist.json';
@@ -37,19 +39,21 @@ export interface ReviewCliOptions {
   json: boolean;
   resume: string | null;
   concurrency: number;
+  /** Files of a drawing-set folder reviewed at the same time. */
+  jobs: number;
   lang: ReviewLocale;
   /** Rules only even when a reviewer model is configured. */
   noLlm: boolean;
 }
 
 export const REVIEW_USAGE =
-  'usage: cadsight review <file.dxf> | --cad <host:port> [--checklist <path>] [--out <dir>] [--no-llm] [--frames <id,id>] [--plan-only] [--list-tools] [--json] [--resume <runId>] [--concurrency N] [--lang zh-CN|en]';
+  'usage: cadsight review <file.dxf> | <folder> [--jobs N] | --cad <host:port> [--checklist <path>] [--out <dir>] [--no-llm] [--frames <id,id>] [--plan-only] [--list-tools] [--json] [--resume <runId>] [--concurrency N] [--lang zh-CN|en]';
 
 const bad = (message: string): AppError => new AppError('REVIEW_BAD_ARGUMENTS', `${message}\n${REVIEW_USAGE}`);
 
 /** Parses the arguments after `review`. Errors: REVIEW_BAD_ARGUMENTS (with the usage line). */
 export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
-  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, lang: 'zh-CN', noLlm: false };
+  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, jobs: 2, lang: 'zh-CN', noLlm: false };
   const value = (i: number, flag: string): string => {
     const v = args[i];
     if (v === undefined || v.startsWith('--')) throw bad(`${flag} needs a value`);
@@ -69,6 +73,9 @@ export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
     else if (arg === '--concurrency') {
       options.concurrency = Number(value(++i, arg));
       if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 16) throw bad('--concurrency needs an integer 1..16');
+    } else if (arg === '--jobs') {
+      options.jobs = Number(value(++i, arg));
+      if (!Number.isInteger(options.jobs) || options.jobs < 1 || options.jobs > 8) throw bad('--jobs needs an integer 1..8');
     } else if (arg === '--lang') {
       const lang = value(++i, arg);
       if (lang !== 'zh-CN' && lang !== 'en') throw bad('--lang is zh-CN or en');
@@ -193,6 +200,48 @@ export function reviewExitCode(result: ReviewRunResult): number {
 }
 
 /**
+ * `cadsight review <folder>`: every DXF of the folder reviewed as a set (runReviewSet), rules
+ * always and the LLM items when a reviewer model is configured; exit code of the worst file.
+ */
+async function reviewFolder(options: ReviewCliOptions, checklist: ReturnType<typeof loadChecklist>): Promise<number> {
+  if (options.frames || options.resume || options.planOnly || options.listTools) throw bad('a folder is reviewed as a set: --frames, --resume, --plan-only and --list-tools take one drawing (a set resumes by itself)');
+  const folder = path.resolve(options.file!);
+  const out = path.resolve(options.out ?? `cadsight-review-${path.basename(folder)}`);
+  const runtime = createPlatformRuntime({ env: process.env, systemLocale: Intl.DateTimeFormat().resolvedOptions().locale, logName: 'cli.log' });
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const llm = reviewerModel(runtime.settings, options.noLlm, runtime.log);
+    const store = createSqliteReviewStore(runtime.db, () => new Date());
+    const deps = { store, now: () => new Date(), newRunId: () => `review-${crypto.randomUUID()}`, generatorVersion: packageJson.version, ...(llm ? { llm } : {}) };
+    const report = await runReviewSet(
+      { folder, out, jobs: options.jobs, locale: options.lang },
+      {
+        now: () => new Date(),
+        log: (line) => process.stderr.write(`${line}\n`),
+        signal: controller.signal,
+        reviewFile: async (file, outDir) => {
+          const { source } = await openDxfReviewEndpoints(file);
+          const session = { source, output: createFolderOutput(outDir), concurrency: options.concurrency, signal: controller.signal };
+          const result = await startReview(deps, session, checklist, { llm: llm !== undefined, locale: options.lang, frames: null });
+          return { exitCode: reviewExitCode(result), ...(result.report ? { report: result.report } : {}) };
+        },
+      },
+    );
+    if (options.json) print(JSON.stringify(report, null, 2));
+    else {
+      print(`Set ${folder}: ${report.files.length} files, ${report.sheets.length} sheets, ${report.findings.length} findings, ${report.crossSheet.length} cross-sheet; exit ${report.exitCode}`);
+      print(`Report: ${path.join(out, 'set-report.md')}`);
+    }
+    return report.exitCode;
+  } finally {
+    process.off('SIGINT', onSigint);
+    runtime.close();
+  }
+}
+
+/**
  * `cadsight review`: checklist review of a DXF file (embedded backend, in-process) or a live
  * AutoCAD plugin; rule items always, LLM items when a reviewer model is configured (not --no-llm).
  * Exit codes: REVIEW_EXIT. Shaped as registry.ts's CliCommand (not imported: registry.ts imports
@@ -204,6 +253,7 @@ export const reviewCommand = {
   async run(args: string[]): Promise<number> {
     const options = parseReviewArgs(args);
     const checklist = loadChecklist(options.checklist);
+    if (options.file !== null && statSync(options.file, { throwIfNoEntry: false })?.isDirectory()) return reviewFolder(options, checklist);
     const { source, close } = await openSource(options);
     try {
       if (options.listTools) {

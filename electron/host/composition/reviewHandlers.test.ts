@@ -109,7 +109,7 @@ describe('review handlers on the bundled sample drawing', () => {
     const access = Object.fromEntries(overview.tools.map((t: any) => [t.name, t.access]));
     expect(access).toMatchObject({ get_screenshot: 'read', find_frames: 'read', add_leader_annotation: 'write', save_drawing: 'write' });
     expect(overview.layers.map((l: any) => l.name)).toContain('图框');
-    expect(overview.info).toMatchObject({ version: 'AC1024', units: 'millimeters', entityCount: 125 });
+    expect(overview.info).toMatchObject({ version: 'AC1024', units: 'millimeters', entityCount: 155 });
     expect(overview.warnings).toEqual([]);
 
     const image = await app.ok('reviewFrameImage', { frameId: 'E9', maxEdge: 800 });

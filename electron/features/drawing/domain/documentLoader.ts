@@ -48,7 +48,8 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   let i = 0;
   while (i < n) {
     if (codes[i] !== 0) {
-      problems.push({ kind: 'stray_tag', message: `tag ${codes[i]} outside any section skipped` });
+      // 999 is a DXF comment, legal anywhere: skipping it repairs nothing.
+      if (codes[i] !== 999) problems.push({ kind: 'stray_tag', message: `tag ${codes[i]} outside any section skipped` });
       i = nextZero(tags, i + 1, n);
       continue;
     }
@@ -135,11 +136,10 @@ function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: Mbc
   if (type === 'LAYER') {
     const color = v.num(62, 7);
     const flags = v.num(70);
-    const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous') };
+    const layer: DxfLayer = { name, color: Math.abs(color) || 7, off: color < 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0, lineType: v.str(6, 'Continuous'), lineweight: v.num(370, -3) };
     if (v.indexOf(420) >= 0) layer.trueColor = v.num(420);
     const handle = v.str(5).trim();
     if (handle) layer.handle = handle;
-    if (v.indexOf(370) >= 0) layer.lineweight = v.num(370, -3);
     doc.layers.set(name.toUpperCase(), layer);
   } else if (type === 'STYLE') {
     const style: DxfTextStyle = { name, font: v.str(3), bigFont: v.str(4), height: v.num(40) };

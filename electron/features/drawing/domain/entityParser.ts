@@ -145,6 +145,7 @@ function textGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
     vAlign: hAlign === 4 ? 2 : vAlign,
     width: 0,
     mtext: false,
+    style: v.str(7, 'Standard').trim(),
   };
   const tagIndex = v.indexOf(2);
   if (tagIndex >= 0) geometry.tag = plainText(v.str(2), decodeMbcs);
@@ -169,6 +170,7 @@ function mtextGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
     vAlign: 3 - Math.floor((attachment - 1) / 3),
     width: v.num(41),
     mtext: true,
+    style: v.str(7, 'Standard').trim(),
   };
 }
 

@@ -22,9 +22,11 @@ export interface DrawingFrame {
   /** The trimmed sheet in drawing units: the bbox grown by the GB/T 14689 margins when the bbox is the inner border. */
   sheetBox: Box;
   titleBlock: TitleBlockFields;
+  /** Paper-space frames: model units per paper unit of each model viewport on the sheet (1:50 → 50). */
+  viewportScales: number[];
 }
 
-type FoundFrame = Omit<DrawingFrame, 'sheet' | 'sheetBox' | 'titleBlock'>;
+type FoundFrame = Omit<DrawingFrame, 'sheet' | 'sheetBox' | 'titleBlock' | 'viewportScales'>;
 
 /** Block names that announce a frame or a title block. */
 const FRAME_BLOCK_NAME = /frame|border|title|图框|标题栏|图签|^tk|(?:^|[^a-z0-9])a[0-4](?![0-9])/i;
@@ -80,10 +82,22 @@ function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] 
   if (unique.length === 0 && layout.paperSpace && !isEmptyBox(extents)) {
     unique.push({ id: `layout:${layout.name}`, kind: 'layout', layout: layout.name, bbox: extents });
   }
-  return unique.map((f) => describeFrame(f, texts));
+  return unique.map((f) => ({ ...describeFrame(f, texts), viewportScales: layout.paperSpace ? viewportScalesIn(layout, f.bbox) : [] }));
 }
 
-function describeFrame(frame: FoundFrame, texts: Extract<Primitive, { kind: 'text' }>[]): DrawingFrame {
+/** Scales of the model viewports (id 1 is the sheet's own view) whose centre lies on the frame. */
+function viewportScalesIn(layout: DxfLayout, box: Box): number[] {
+  const scales: number[] = [];
+  for (const e of layout.entities) {
+    const g = e.geometry;
+    if (g.kind !== 'viewport' || g.id === 1 || !(g.height > 0 && g.viewHeight > 0)) continue;
+    if (g.center.x < box.minX || g.center.x > box.maxX || g.center.y < box.minY || g.center.y > box.maxY) continue;
+    scales.push(g.viewHeight / g.height);
+  }
+  return scales;
+}
+
+function describeFrame(frame: FoundFrame, texts: Extract<Primitive, { kind: 'text' }>[]): Omit<DrawingFrame, 'viewportScales'> {
   const b = frame.bbox;
   const region: Box =
     frame.kind === 'title_block' || frame.kind === 'layout'

@@ -37,6 +37,8 @@ export interface TextGeometry {
   mtext: boolean;
   /** ATTRIB/ATTDEF tag. */
   tag?: string;
+  /** Text style name (group 7) for TEXT/ATTRIB/MTEXT; its STYLE entry names the fonts. */
+  style?: string;
 }
 
 export interface InsertGeometry {
@@ -135,8 +137,8 @@ export interface DxfLayer {
   frozen: boolean;
   locked: boolean;
   lineType: string;
-  /** Lineweight (group 370) in 1/100 mm; -3 (default) when absent. */
-  lineweight?: number;
+  /** Lineweight (group 370) in 1/100 mm; -3 = default (also when absent), -2 = by block, -1 = by layer. */
+  lineweight: number;
   /** LAYER table entry handle (viewports name their frozen layers by handle). */
   handle?: string;
 }

@@ -3,7 +3,7 @@ import type { DrawingData } from '../domain/drawingData';
 import type { SheetData } from '../domain/sheetEvidence';
 import type { DimensionItem, EntitySummary, TextItem } from '../domain/evidence';
 import { callJsonTool, type ToolCallMeter } from './toolCalls';
-import { decodeDimensions, decodeDuplicates, decodeEntities, decodeProblems, decodeTexts, decodeZeroLength } from './payloadDecoders';
+import { decodeDimensions, decodeDuplicates, decodeEntities, decodeLayers, decodeProblems, decodeTexts, decodeZeroLength } from './payloadDecoders';
 import type { ReviewPlan } from './plan';
 
 /** Page size and caps of drawing-wide listings: enough for large sheets, bounded for huge ones. */
@@ -55,6 +55,7 @@ export async function readDrawingData(source: DrawingSource, plan: ReviewPlan, m
     : { items: [], truncated: false };
   const zeroLength = caps.zeroLength ? decodeZeroLength(caps.zeroLength, await callJsonTool(source, meter, caps.zeroLength, {})) : [];
   const duplicates = caps.duplicates ? decodeDuplicates(caps.duplicates, await callJsonTool(source, meter, caps.duplicates, {})) : [];
+  const layers = caps.layers ? decodeLayers(caps.layers, await callJsonTool(source, meter, caps.layers, {})) : [];
   const problems = caps.drawingInfo ? decodeProblems(caps.drawingInfo, await callJsonTool(source, meter, caps.drawingInfo, {})) : [];
   const sheets = await readSheets(source, plan, meter);
   return {
@@ -65,6 +66,7 @@ export async function readDrawingData(source: DrawingSource, plan: ReviewPlan, m
     dimensions: dimensions.items,
     zeroLength,
     duplicates,
+    layers,
     problems,
   };
 }

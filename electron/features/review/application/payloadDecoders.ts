@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DetectorHit, DimensionItem, DuplicateGroup, EntitySummary, TextItem } from '../domain/evidence';
+import type { DetectorHit, DimensionItem, DuplicateGroup, EntitySummary, LayerItem, TextItem } from '../domain/evidence';
 import { normaliseTitleLabel, type Frame, type TitleBlock } from '../domain/frame';
 import { titleFieldSchema, type TitleField } from '../domain/checklist';
 import type { BBox, Point, ScreenshotTransform } from '../domain/geometry';
@@ -46,6 +46,7 @@ const framePayload = z.object({
         sheet: z.object({ sheet: z.string(), scale: z.number().positive().optional(), paperWidth: z.number().positive().optional(), paperHeight: z.number().positive().optional() }).loose().nullable().optional(),
         sheetBox: box.optional(),
         titleBlockBox: box.optional(),
+        viewportScales: z.array(z.number().positive()).max(100).optional(),
         /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
         titleBlock: z.record(z.string(), z.string().nullable()).optional(),
       })
@@ -74,6 +75,7 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
       origin: 'detected' as const,
       ...(raw.sheet?.paperWidth && raw.sheet.paperHeight ? { sheet: { widthMm: raw.sheet.paperWidth, heightMm: raw.sheet.paperHeight, box: raw.sheetBox ?? raw.bbox } } : {}),
       ...(raw.titleBlockBox ? { titleBlockBox: raw.titleBlockBox } : {}),
+      ...(raw.viewportScales && raw.viewportScales.length > 0 ? { viewportScales: raw.viewportScales } : {}),
     };
   });
 }
@@ -102,7 +104,11 @@ export function decodeEntities(tool: string, payload: unknown): { entities: Enti
 }
 
 const textsPayload = z.object({
-  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional(), space: z.enum(['paper', 'model']).optional(), model_at: point.optional() }).loose()),
+  texts: z.array(
+    z
+      .object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional(), space: z.enum(['paper', 'model']).optional(), model_at: point.optional(), style: z.string().optional(), font: z.string().optional(), bigFont: z.string().optional(), inlineFont: z.string().optional() })
+      .loose(),
+  ),
   total: z.number().int().optional(),
 });
 
@@ -110,7 +116,20 @@ export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]
   const page = decode(tool, textsPayload, payload);
   const key = entityKeyer();
   return {
-    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.reviewId ? { reviewId: t.reviewId } : {}), ...(t.space ? { space: t.space } : {}), ...(t.model_at ? { modelPosition: t.model_at } : {}) })),
+    texts: page.texts.map((t) => ({
+      handle: key(t.handle, 'TEXT', t.at),
+      text: t.text,
+      position: t.at,
+      height: t.height,
+      layer: t.layer,
+      ...(t.reviewId ? { reviewId: t.reviewId } : {}),
+      ...(t.space ? { space: t.space } : {}),
+      ...(t.model_at ? { modelPosition: t.model_at } : {}),
+      ...(t.style === undefined ? {} : { style: t.style }),
+      ...(t.font === undefined ? {} : { font: t.font }),
+      ...(t.bigFont === undefined ? {} : { bigFont: t.bigFont }),
+      ...(t.inlineFont === undefined ? {} : { inlineFont: t.inlineFont }),
+    })),
     total: page.total,
   };
 }
@@ -129,6 +148,7 @@ const dimensionsPayload = z.object({
         textOverride: z.string().nullable().optional(),
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
+        blockTextHeight: z.number().positive().optional(),
       })
       .loose(),
   ),
@@ -152,6 +172,7 @@ export function decodeDimensions(tool: string, payload: unknown): { dimensions: 
         blockText: d.blockText ?? null,
         textOverride: d.textOverride ?? null,
         position: at ? at : null,
+        ...(d.blockTextHeight === undefined ? {} : { blockTextHeight: d.blockTextHeight }),
       };
     }),
     total: page.total,
@@ -213,6 +234,15 @@ const drawingInfoPayload = z
 /** Load problems get_drawing_info reports (what was repaired or skipped), at most 50. */
 export function decodeProblems(tool: string, payload: unknown): { kind: string; message: string }[] {
   return (decode(tool, drawingInfoPayload, payload).problems ?? []).slice(0, 50).map((p) => ({ kind: p.kind, message: p.message.slice(0, 300) }));
+}
+
+const layersPayload = z.object({
+  layers: z.array(z.object({ name: z.string(), lineType: z.string().optional(), lineWeight: z.number().optional(), entityCount: z.number().int().optional() }).loose()),
+});
+
+/** get_layers → layer table rows; a backend without lineweights reports them as unset (-3). */
+export function decodeLayers(tool: string, payload: unknown): LayerItem[] {
+  return decode(tool, layersPayload, payload).layers.map((l) => ({ name: l.name, lineType: l.lineType ?? 'Continuous', lineWeight: l.lineWeight ?? -3, entityCount: l.entityCount ?? 0 }));
 }
 
 /** get_drawing_info → model-space extents (the whole-drawing frame when no frame is found). */

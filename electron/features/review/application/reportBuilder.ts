@@ -14,6 +14,16 @@ const RULE_CAPABILITY: Record<RuleName, string | null> = {
   title_block_fields: 'frames',
   sheet_size: 'frames',
   entities_outside_frames: 'entities',
+  dimension_display: 'dimensions',
+  drawing_numbers: 'frames',
+  layer_linetypes: 'layers',
+  lettering: 'texts',
+  scale_consistency: 'frames',
+  title_block_gb: 'frames',
+  frame_without_dimensions: 'dimensions',
+  circle_centre_marks: 'entities',
+  dimension_text_height: 'dimensions',
+  recovery_problems: 'drawingInfo',
 };
 
 function auditOf(run: RunRecord, frames: readonly FrameRecord[]): ReviewReport['audit'] {

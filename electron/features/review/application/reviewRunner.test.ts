@@ -44,9 +44,11 @@ describe('a rules-only review', () => {
     const result = await startReview(deps, session(backend), checklist, options);
     expect(result.status).toBe('completed');
     const found = result.report!.findings.map((f) => `${f.frameId}:${f.checklistItemId}`).sort();
-    expect(found).toEqual(['F1:DIM-001', 'F2:LAY-001', 'F2:TXT-001', 'F3:GEO-001', 'F3:GEO-002', 'F3:TB-001', 'null:GEO-003']);
+    // The planted layer-0 circle has no centre lines either (GEO-004).
+    expect(found).toEqual(['F1:DIM-001', 'F2:GEO-004', 'F2:LAY-001', 'F2:TXT-001', 'F3:GEO-001', 'F3:GEO-002', 'F3:TB-001', 'null:GEO-003']);
     expect(result.report!.summary.hasBlocking).toBe(true);
-    expect(result.report!.notEvaluated.map((n) => n.checklistItemId)).toEqual(['LLM-001', 'LLM-002', 'LLM-003', 'LLM-004', 'LLM-005']);
+    // The fake backend has no layer table, so the layer-linetype rule is listed as not evaluated.
+    expect(result.report!.notEvaluated.map((n) => n.checklistItemId)).toEqual(['LAY-002', 'LLM-001', 'LLM-002', 'LLM-003', 'LLM-004', 'LLM-005']);
 
     const schema = JSON.parse(readFileSync(path.join(repoRoot, 'resources/review/report.schema.json'), 'utf8'));
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);

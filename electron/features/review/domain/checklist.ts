@@ -71,6 +71,106 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
       ignoreLayers: z.array(z.string().min(1).max(255)).max(100),
     })
     .strict(),
+  z
+    .object({
+      /** The value a dimension's block shows (after DIMLFAC, DIMPOST, rounding) disagrees with the geometry. */
+      rule: z.literal('dimension_display'),
+      /** Tolerance beyond the displayed precision (half a unit of the last shown digit), as a share of the value. */
+      relativeTolerance: z.number().min(0).max(0.5),
+    })
+    .strict(),
+  z
+    .object({
+      /** 图号 unique across the frames (and, in a set, the files); 共 N 张 第 M 张 consistent and complete. */
+      rule: z.literal('drawing_numbers'),
+      checkSheetNumbering: z.boolean(),
+    })
+    .strict(),
+  z
+    .object({
+      /** Layers named for a line kind must be drawn in its linetype (GB/T 17450, GB/T 4457.4, GB/T 18229). */
+      rule: z.literal('layer_linetypes'),
+      conventions: z
+        .array(
+          z
+            .object({
+              /** What the layer is for, in both languages (e.g. 细点画线 / centre line). */
+              kind: bilingualSchema,
+              /** Case-insensitive regular expression on the layer name. */
+              layerPattern: z.string().min(1).max(300),
+              /** Case-insensitive regular expression the layer's linetype name must match. */
+              lineTypePattern: z.string().min(1).max(300),
+              /** Minimum/maximum lineweight in mm when the layer sets one (粗实线 ≥ 0.5, 细线 ≤ 0.35). */
+              minLineWeightMm: z.number().min(0).max(3).optional(),
+              maxLineWeightMm: z.number().min(0).max(3).optional(),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(50),
+    })
+    .strict(),
+  z
+    .object({
+      /** GB/T 14691 lettering fonts (heights are text_height_series'). */
+      rule: z.literal('lettering'),
+      /** Font file names (without extension, case-insensitive) allowed for Latin text: gbenor, gbeitc, ... */
+      latinFonts: z.array(z.string().min(1).max(100)).max(50),
+      /** Big fonts (SHX) or TrueType fonts allowed for Chinese text: gbcbig, 仿宋 ... */
+      cjkFonts: z.array(z.string().min(1).max(100)).max(50),
+    })
+    .strict(),
+  z
+    .object({
+      /** GB/T 14690: the title block's scale is a preferred one and agrees with the frame and the viewports. */
+      rule: z.literal('scale_consistency'),
+      /** Allow the second-choice series (1:1.5, 1:2.5, 1:3, 1:4, 1:6, 2.5:1, 4:1). */
+      allowSecondSeries: z.boolean(),
+      relativeTolerance: z.number().min(0).max(0.5),
+    })
+    .strict(),
+  z
+    .object({
+      /** GB/T 10609.1 title block: the GB fields present, in the lower right, at most widthMm wide. */
+      rule: z.literal('title_block_gb'),
+      requiredFields: z.array(titleFieldSchema).min(1).max(13),
+      widthMm: z.number().positive().max(500),
+      /** How far (share of the frame) the title block may sit from the lower-right corner. */
+      cornerTolerance: z.number().min(0).max(0.5),
+    })
+    .strict(),
+  z
+    .object({
+      /** A frame with part geometry but no dimensions. */
+      rule: z.literal('frame_without_dimensions'),
+      minGeometry: z.number().int().min(1).max(100000),
+      ignoreLayers: z.array(z.string().min(1).max(255)).max(100),
+    })
+    .strict(),
+  z
+    .object({
+      /** Circles (holes, bosses) without a centre line or centre mark through their centre. */
+      rule: z.literal('circle_centre_marks'),
+      /** Circles smaller than this on paper are skipped (GB/T 4457.4 allows a plain mark). */
+      minDiameterMm: z.number().min(0).max(100),
+    })
+    .strict(),
+  z
+    .object({
+      /** Dimension text at paper scale: on the lettering series and not below minHeightMm. */
+      rule: z.literal('dimension_text_height'),
+      series: z.array(z.number().positive()).min(1).max(30),
+      minHeightMm: z.number().positive().max(20),
+      relativeTolerance: z.number().min(0).max(0.5),
+    })
+    .strict(),
+  z
+    .object({
+      /** What the DXF reader had to repair or skip (a recovered file), as one finding. */
+      rule: z.literal('recovery_problems'),
+      ignoreKinds: z.array(z.string().min(1).max(100)).max(50),
+    })
+    .strict(),
 ]);
 export type RuleParams = z.infer<typeof ruleParamsSchema>;
 export type RuleName = RuleParams['rule'];

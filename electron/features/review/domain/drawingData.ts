@@ -1,4 +1,4 @@
-import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, EntitySummary, FrameEvidence, TextItem } from './evidence';
+import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, EntitySummary, FrameEvidence, LayerItem, TextItem } from './evidence';
 import type { Frame } from './frame';
 import { bboxCenter, boxesIntersect, pointInBox, type BBox } from './geometry';
 import { sha256Hex } from './sha256';
@@ -14,6 +14,7 @@ export interface DrawingData {
   duplicates: DuplicateGroup[];
   /** Paper layouts that hold frames: what each sheet shows (read with the viewports' content). */
   sheets?: Record<string, SheetData>;
+  layers: LayerItem[];
   /** What the backend repaired or skipped while loading a damaged file (empty for a clean one). */
   problems: DrawingProblem[];
 }
@@ -49,6 +50,7 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: reado
     dimensions: data.dimensions.filter((d) => !ours(d.layer) && d.position !== null && inFrame(d.position)),
     zeroLength: data.zeroLength.filter((hit) => inFrame(hit.location)),
     duplicates: data.duplicates.filter((group) => inFrame(group.location)),
+    layers: data.layers,
   };
 }
 
@@ -77,14 +79,17 @@ function isZoneLabel(text: TextItem, frames: readonly Frame[]): boolean {
  * outside it; an entity a paper-layout frame's sheet shows through a viewport is inside that frame.
  */
 export function entitiesOutsideFrames(data: DrawingData, frames: readonly Frame[]): EntitySummary[] {
-  const onSheets = new Set<string>();
-  // a backend that cannot say what a sheet shows (no "space" on its entities) keeps the plain box test
+  // The drawing-wide listing is model space. Model-space frames say what lies outside them by box;
+  // a paper-layout frame is in paper coordinates, so it can only say which model entities its
+  // sheet shows through viewports — and only when the backend tells (entities carry "space").
   const knowsSheet = (f: Frame): boolean => data.sheets?.[f.layout]?.entities.some((e) => e.space !== undefined) === true;
-  for (const frame of frames) {
-    if (frame.layout.toUpperCase() === 'MODEL' || !knowsSheet(frame)) continue;
+  const modelFrames = frames.filter((f) => f.layout.toUpperCase() === 'MODEL');
+  const sheetFrames = frames.filter((f) => f.layout.toUpperCase() !== 'MODEL' && knowsSheet(f));
+  if (modelFrames.length === 0 && sheetFrames.length === 0) return [];
+  const onSheets = new Set<string>();
+  for (const frame of sheetFrames) {
     for (const e of data.sheets?.[frame.layout]?.entities ?? []) if (e.space === 'model' && e.bbox && boxesIntersect(e.bbox, frameSheetBox(frame))) onSheets.add(`${e.type}|${e.handle}`);
   }
-  const modelFrames = frames.filter((f) => f.layout.toUpperCase() === 'MODEL' || !knowsSheet(f));
   const zoneLabels = new Set(data.texts.filter((t) => isZoneLabel(t, modelFrames)).map((t) => t.handle));
   return data.entities.filter(
     (e) => e.layer !== AI_REVIEW_LAYER && e.bbox !== undefined && !zoneLabels.has(e.handle) && !onSheets.has(`${e.type}|${e.handle}`) && !modelFrames.some((f) => boxesIntersect(e.bbox!, frameSheetBox(f))),
@@ -109,5 +114,5 @@ export function drawingFingerprint(data: DrawingData, frames: readonly Frame[]):
  * others' content as strays.
  */
 export function drawingEvidence(data: DrawingData, frames: readonly Frame[], allFrames: readonly Frame[] = frames): DrawingEvidence {
-  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated };
+  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated, layers: data.layers, problems: data.problems };
 }

@@ -29,6 +29,22 @@ export interface TextItem {
   modelPosition?: Point;
   /** CadSight review id kept in the text's XDATA (our written annotations). */
   reviewId?: string;
+  /** Text style and its fonts (SHX/TTF file names), when the backend reports them. */
+  style?: string;
+  font?: string;
+  bigFont?: string;
+  /** MTEXT inline font switch, which overrides the style's font. */
+  inlineFont?: string;
+}
+
+/** A layer as the layer table defines it. */
+export interface LayerItem {
+  name: string;
+  lineType: string;
+  /** 1/100 mm; negative = default/by block/by layer (not set). */
+  lineWeight: number;
+  /** Top-level entities on the layer (layers nobody draws on are not judged). */
+  entityCount: number;
 }
 
 export interface DimensionItem {
@@ -47,6 +63,8 @@ export interface DimensionItem {
   textOverride: string | null;
   position: Point | null;
   layer: string;
+  /** Height of the text the dimension's block shows, in drawing units (DIMTXT × DIMSCALE as drawn), when known. */
+  blockTextHeight?: number;
 }
 
 /** A deterministic detector hit (zero-length entity). */
@@ -109,6 +127,8 @@ export type EvidenceSummary = z.infer<typeof evidenceSummarySchema>;
 /** Everything known about one frame before review. */
 export interface FrameEvidence {
   frameId: string;
+  /** The drawing's layer table (drawing-wide; rules that judge layers read it once per frame they run in). */
+  layers?: LayerItem[];
   texts: TextItem[];
   dimensions: DimensionItem[];
   entities: EntitySummary[];
@@ -128,6 +148,10 @@ export interface DrawingEvidence {
   outsideFrames: EntitySummary[];
   /** Whether the drawing-wide entity listing hit its cap. */
   entitiesTruncated: boolean;
+  /** The layer table, when the backend offers it. */
+  layers: LayerItem[];
+  /** What the reader had to repair or skip to load the drawing (recovery problems). */
+  problems: { kind: string; message: string }[];
 }
 
 export function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {

@@ -33,6 +33,8 @@ export const frameSchema = z
     sheet: z.object({ widthMm: z.number().positive(), heightMm: z.number().positive(), box: bboxSchema }).strict().optional(),
     /** Extent of the title block's labels and values, when the backend reports it. */
     titleBlockBox: bboxSchema.optional(),
+    /** Paper-space frames: model units per paper unit of each model viewport on the sheet. */
+    viewportScales: z.array(z.number().positive()).max(100).optional(),
     /** Where each title-block value sits, when the backend reports it (annotation anchors). */
     titleBlockAnchors: z.partialRecord(titleFieldSchema, pointSchema),
     origin: z.enum(['detected', 'whole-drawing']),

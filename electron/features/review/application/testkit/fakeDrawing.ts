@@ -127,9 +127,9 @@ export function createFakeBackend(drawing: FakeDrawing, label = 'fake.dxf'): Fak
 }
 
 const a3 = (index: number): Box => ({ minX: index * 450, minY: 0, maxX: index * 450 + 420, maxY: 297 });
-const fields = (title: string, revision: string | null) => ({
+const fields = (title: string, revision: string | null, sheet: number) => ({
   title,
-  drawingNo: `CS-0${title.length}`,
+  drawingNo: `CS-0${sheet}`,
   scale: '1:1',
   designer: '张工',
   checker: '李工',
@@ -141,9 +141,9 @@ const fields = (title: string, revision: string | null) => ({
 export function threeFrameDrawing(): FakeDrawing {
   return {
     frames: [
-      { id: 'F1', bbox: a3(0), sheet: 'A3', titleBlock: fields('法兰', 'A') },
-      { id: 'F2', bbox: a3(1), sheet: 'A3', titleBlock: fields('法兰盘', 'A') },
-      { id: 'F3', bbox: a3(2), sheet: 'A3', titleBlock: fields('法兰盖', null) },
+      { id: 'F1', bbox: a3(0), sheet: 'A3', titleBlock: fields('法兰', 'A', 1) },
+      { id: 'F2', bbox: a3(1), sheet: 'A3', titleBlock: fields('法兰盘', 'A', 2) },
+      { id: 'F3', bbox: a3(2), sheet: 'A3', titleBlock: fields('法兰盖', null, 3) },
     ],
     entities: [
       { handle: '10', type: 'LINE', layer: 'OUTLINE', bbox: { minX: 50, minY: 50, maxX: 150, maxY: 50 } },

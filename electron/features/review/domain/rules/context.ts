@@ -66,6 +66,18 @@ export function frameUnitsPerPaperMm(frame: Frame): number {
   return preferred[0] ?? fromText ?? 1;
 }
 
+/**
+ * Whether paper millimetres can be told for a frame: a detected frame with a recognised sheet, a
+ * backend scale, a readable title-block scale, or on a paper layout (drawn in paper units). The
+ * whole-drawing stand-in and an unrecognised border with no scale have none: heights "on paper"
+ * would be guesses (an inch drawing's 0.18 text is not 0.18 mm), so paper-size rules stay silent.
+ */
+export function paperScaleKnown(frame: Frame): boolean {
+  if (frame.origin !== 'detected') return false;
+  if (frame.unitsPerPaperMm !== null || frame.sheet !== undefined || frame.sheetName !== null || frame.layout.toUpperCase() !== 'MODEL') return true;
+  return frame.titleBlock.scale !== undefined && unitsPerPaperMmFromScaleText(frame.titleBlock.scale) !== undefined;
+}
+
 /** GB/T 14690 / ISO 5455 preferred scale factors (both reduction and enlargement), within 0.5 %. */
 export function isPreferredScaleFactor(factor: number): boolean {
   const mantissas = [1, 1.5, 2, 2.5, 3, 4, 5, 6];

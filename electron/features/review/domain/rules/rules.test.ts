@@ -15,7 +15,7 @@ const a3Frame: Frame = {
   layout: 'Model',
   sheetName: 'A3',
   unitsPerPaperMm: null,
-  titleBlock: { title: '法兰', drawingNo: 'CS-01', scale: '1:1', designer: '张工', checker: '李工', date: '2026-11-30', revision: 'A' },
+  titleBlock: { title: '法兰', drawingNo: 'CS-01', scale: '1:1', designer: '张工', checker: '李工', date: '2026-11-30', revision: 'A', material: 'Q235', weight: '1.2', sheetNo: '1', sheetCount: '1', organisation: 'CadSight', approver: '王工' },
   titleBlockAnchors: {},
   origin: 'detected',
 };
@@ -46,7 +46,7 @@ describe('frame rules on the default checklist', () => {
         { handle: 'V1', type: 'VIEWPORT', layer: '0' },
         { handle: 'L2', type: 'LINE', layer: 'OUTLINE' },
       ],
-    });
+    }).filter((d) => d.checklistItemId === 'LAY-001');
     expect(drafts).toHaveLength(1);
     expect(drafts[0]!.handles).toEqual(['L1', 'C1']);
     expect(drafts[0]!.location).toEqual({ kind: 'bbox', bbox: { minX: 1, minY: 1, maxX: 9, maxY: 9 } });
@@ -163,6 +163,8 @@ describe('drawing rules', () => {
       drawing: {
         fingerprint: 'f'.repeat(64),
         entitiesTruncated: false,
+        layers: [],
+        problems: [],
         outsideFrames: [
           { handle: 'X1', type: 'LINE', layer: 'OUTLINE', bbox: { minX: 500, minY: 0, maxX: 600, maxY: 10 } },
           { handle: 'X2', type: 'POINT', layer: 'Defpoints', bbox: { minX: 700, minY: 0, maxX: 700, maxY: 0 } },

@@ -1,5 +1,5 @@
 import type { RuleParams } from '../checklist';
-import { draftFor, frameUnitsPerPaperMm, say, type FrameRule } from './context';
+import { draftFor, frameUnitsPerPaperMm, paperScaleKnown, say, type FrameRule } from './context';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
 
@@ -9,6 +9,8 @@ const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 
 export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
+  // Paper heights are guesses where the paper scale is unknown (an inch drawing's 0.18 is not 0.18 mm).
+  if (!paperScaleKnown(frame)) return [];
   const factor = frameUnitsPerPaperMm(frame);
   const near = (height: number, paperMm: number): boolean => Math.abs(height - paperMm * factor) <= paperMm * factor * params.relativeTolerance;
   const onSeries = (height: number): boolean => params.series.some((paperMm) => near(height, paperMm));

@@ -22,6 +22,7 @@ export const findFramesTool = defineTool({
         titleBlock: f.titleBlock.fields,
         fieldSources: f.titleBlock.sources,
         ...(f.titleBlock.box ? { titleBlockBox: boxJson(f.titleBlock.box) } : {}),
+        ...(f.viewportScales.length > 0 ? { viewportScales: f.viewportScales.map(r6) } : {}),
       })),
     });
   },
