@@ -24,8 +24,7 @@ const RELEASE_FAULTS: { name: string; fixture: string; state: string }[] = [
   { name: 'format_rejection', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'stale_head', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'selector_not_found', fixture: 'plate_with_holes', state: 'COMPLETED' },
-  { name: 'candidate_build_failure', fixture: 'plate_with_holes', state: 'COMPLETED' },
-  { name: 'claim_failure_overrides_accept', fixture: 'plate_with_holes', state: 'COMPLETED' },
+  { name: 'precondition_rejection', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'reviewer_service_failure', fixture: 'plate_with_holes', state: 'WAITING_RETRY' },
   { name: 'transport_exhaustion', fixture: 'plate_with_holes', state: 'WAITING_RETRY' },
 ];
