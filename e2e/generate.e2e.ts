@@ -69,6 +69,8 @@ describe('Generate area', () => {
     }
     expect(token).toMatch(/^fc_[0-9a-f]{20}$/);
     expect(await readout.textContent()).toMatch(/Face fc_[0-9a-f]{20} · (plane|cylinder)/);
+    // Besides the token the readout measures the face: a diameter and axis or a normal, and the area.
+    expect(await readout.textContent()).toMatch(/(Ø\d+\.\d{3} mm · (bore|boss) · axis|normal) \(.*\).* · area \d+\.\d{2} mm²/);
     await page.screenshot({ path: screenshotPath('generate-flange') });
 
     await page.getByTestId('cdsl-fit').click();
@@ -81,7 +83,14 @@ describe('Generate area', () => {
     const bytes = readFileSync(await download.path());
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
     expect(bytes.length).toBeGreaterThan(1000);
+    expect(await page.getByTestId('cdsl-drawings').getAttribute('data-method')).toBe('first_angle');
+    await page.getByTestId('cdsl-drawing-left').waitFor();
     await page.getByTestId('cdsl-drawings').screenshot({ path: screenshotPath('generate-drawings') });
+    await page.getByTestId('cdsl-drawing-open-front').click();
+    await page.getByTestId('cdsl-drawing-modal').waitFor();
+    await page.screenshot({ path: screenshotPath('generate-drawing-enlarged') });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('cdsl-drawing-modal').waitFor({ state: 'detached' });
     await page.getByTestId('cdsl-claims').screenshot({ path: screenshotPath('generate-claims') });
     await page.close();
   });

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedProvider, type ScriptedProvider } from '../electron/testSupport/scriptedProvider/index';
 import { countImageParts } from '../electron/testSupport/visionFixtures/harness';
 import { lineArtPng, solidPng } from '../electron/testSupport/visionFixtures/images';
+import { makePdf } from '../electron/testSupport/visionFixtures/pdf';
 import { spawnVisionServer, textJson } from '../electron/testSupport/visionFixtures/mcpClient';
 import { screenshotPath } from './support/browser';
 import { useBrowserJourney } from './support/journey';
@@ -134,6 +135,68 @@ describe('Images view journey', () => {
     expect(await page.getByTestId('vision-pending').textContent()).toContain('pasted-1.png');
     await page.screenshot({ path: screenshotPath('images-conversation'), fullPage: true });
     expect(provider.requests.every((r) => r.authMatched)).toBe(true);
+    await page.close();
+  });
+
+  it('analyses a PDF page by page, renders the Markdown answer, keeps the zoom box under the pointer, renames and deletes the session', async () => {
+    const provider = await startScriptedProvider({
+      apiKey: KEY,
+      script: [
+        { text: '## Sheets\n- **Sheet 1**: flange DN50\n- **Sheet 2**: section `A-A`\n<summary>Flange drawing set</summary>' },
+        { text: 'The title reads *Flange DN50*.' },
+      ],
+    });
+    providers.push(provider);
+    const page = await openApp({ CADSIGHT_KEY_SCRIPTED: KEY });
+    await addVisionProvider(page, { preset: 'custom', id: 'scripted', baseUrl: provider.apiBaseUrl, models: 'scripted-vision', option: 'Custom (OpenAI-compatible) · scripted-vision' });
+    await page.getByTestId('nav-images').click();
+    const pdf = path.join(workDir, 'flange-set.pdf');
+    writeFileSync(pdf, makePdf([{ text: 'Flange DN50 sheet 1' }, { text: 'Section A-A sheet 2' }]));
+    await page.getByTestId('vision-file-input').setInputFiles(pdf);
+    await page.getByTestId('vision-pending-pdf').waitFor();
+    await ask(page, 'What is in this drawing set?', 1);
+    // One image per page went to the model, each with its text layer.
+    expect(countImageParts(provider.requests[0]!.body)).toBe(2);
+    expect(JSON.stringify(provider.requests[0]!.body)).toContain('Section A-A sheet 2');
+    await page.getByTestId('vision-zoom-open-1').locator('img').waitFor();
+    expect(await page.getByTestId('vision-zoom-open-1').textContent()).toContain('flange-set.pdf p.2/2');
+    const reply = page.getByTestId('vision-reply').first();
+    expect(await reply.locator('li strong').first().textContent()).toBe('Sheet 1');
+    expect(await reply.textContent()).not.toContain('summary');
+    expect(await page.locator('.images-title').textContent()).toBe('Flange drawing set');
+    expect(await page.getByTestId('vision-turn-0').locator('.vision-bubble.user').textContent()).not.toContain('SUMMARY');
+    await page.screenshot({ path: screenshotPath('images-pdf-markdown'), fullPage: true });
+
+    await page.getByTestId('vision-zoom-open-0').click();
+    const stage = page.getByTestId('vision-zoom-stage');
+    await stage.locator('img').waitFor();
+    const before = (await stage.boundingBox())!;
+    const press = { x: before.x + before.width * 0.1, y: before.y + before.height * 0.1 };
+    await page.mouse.move(press.x, press.y);
+    await page.mouse.down();
+    await page.mouse.move(press.x + before.width * 0.3, press.y + before.height * 0.2, { steps: 6 });
+    await page.mouse.up();
+    const drawn = (await page.getByTestId('vision-zoom-box').boundingBox())!;
+    const after = (await stage.boundingBox())!;
+    // The box starts where the button went down, and the image did not move during the drag.
+    expect(Math.abs(drawn.x - press.x)).toBeLessThanOrEqual(3);
+    expect(Math.abs(drawn.y - press.y)).toBeLessThanOrEqual(3);
+    expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(1);
+    await page.getByTestId('vision-zoom-prompt').fill('What does the title say?');
+    await page.getByTestId('vision-zoom-send').click();
+    await expect.poll(() => page.getByTestId('vision-reply').count(), { timeout: 30_000 }).toBe(2);
+    await page.getByTestId('vision-zoom').getByRole('button', { name: 'Close' }).click();
+
+    const row = page.locator('[data-testid^="vision-session-row-"]');
+    await row.getByTestId('vision-rename').click();
+    await page.getByTestId('vision-rename-input').fill('Flange DN50 — issue B');
+    await page.getByTestId('vision-rename-save').click();
+    await expect.poll(() => row.textContent()).toContain('Flange DN50 — issue B');
+    await expect.poll(() => page.locator('.images-title').textContent()).toBe('Flange DN50 — issue B');
+    await page.screenshot({ path: screenshotPath('images-renamed') });
+    await row.getByTestId('vision-delete').click();
+    await row.getByTestId('vision-delete').click();
+    await expect.poll(() => page.locator('[data-testid^="vision-session-row-"]').count()).toBe(0);
     await page.close();
   });
 

@@ -1,10 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json';
 import { AppError, toAppErrorData } from '../../shared/errors';
 import { createLogger } from '../platform/log/logger';
 import { createRedactor } from '../platform/log/redact';
+import { LineStdioServerTransport } from './mcpStdio/lineStdioTransport';
 import {
   CAD_BRIDGE_USAGE,
   connectTcpSocket,
@@ -100,7 +100,7 @@ function main(): void {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
 
-  server.connect(new StdioServerTransport()).then(
+  server.connect(new LineStdioServerTransport({ log })).then(
     () => log.info('cadsight-cad-bridge ready', { endpoint, readOnly: config.readOnly }),
     (error: unknown) => {
       log.error('stdio transport failed', { error: String(error) });

@@ -1,10 +1,10 @@
 import { homedir } from 'node:os';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import packageJson from '../../package.json';
 import { toAppErrorData } from '../../shared/errors';
 import { resolveDataDir } from '../platform/dataDir/resolveDataDir';
 import { createLogger } from '../platform/log/logger';
 import { createRedactor } from '../platform/log/redact';
+import { LineStdioServerTransport } from './mcpStdio/lineStdioTransport';
 import { visionConfigFromEnv, type VisionMcpConfig } from './visionMcp/config';
 import { composeVisionRuntime, type VisionRuntime } from './visionMcp/compose';
 import { createVisionMcpServer } from './visionMcp/server';
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
 
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineStdioServerTransport({ log }));
   log.info('cadsight-vision ready', { provider: config.provider.id, model: config.provider.model, database: config.databaseFile });
 }
 

@@ -5,6 +5,21 @@ import { contentSecurityPolicy } from '../platform/ipc/csp';
 export const APP_SCHEME = 'app';
 export const APP_ORIGIN = 'app://cadsight';
 
+/**
+ * True for a URL of the app's own origin. Parsed, not prefix-matched; and not via `URL.origin`,
+ * which is the string "null" for app:// in Node's WHATWG URL (app is not a special scheme), so
+ * comparing origins can never succeed and would leave only a prefix check standing.
+ */
+export function isAppUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return url.protocol === `${APP_SCHEME}:` && url.host === 'cadsight' && url.username === '' && url.password === '' && url.port === '';
+}
+
 /** Denies every permission request and check (camera, notifications, geolocation, ...). */
 export function denyPermissions(session: Session): void {
   session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
@@ -22,7 +37,7 @@ export function enforceCsp(session: Session): void {
 /** No navigation away from the app, no new windows, no <webview>. */
 export function lockNavigation(contents: WebContents): void {
   contents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
+    if (!isAppUrl(url)) event.preventDefault();
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -35,9 +50,5 @@ export function lockNavigation(contents: WebContents): void {
  */
 export function isTrustedSender(frame: { url: string; parent: unknown } | null, expected: WebContents, sender: WebContents): boolean {
   if (!frame || frame.parent !== null || sender !== expected) return false;
-  try {
-    return new URL(frame.url).origin === APP_ORIGIN || frame.url.startsWith(`${APP_ORIGIN}/`);
-  } catch {
-    return false;
-  }
+  return isAppUrl(frame.url);
 }

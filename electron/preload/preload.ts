@@ -40,6 +40,8 @@ const bridge = {
   visionAnalyze: invoke('visionAnalyze'),
   visionZoom: invoke('visionZoom'),
   visionGetImage: invoke('visionGetImage'),
+  visionRenameSession: invoke('visionRenameSession'),
+  visionDeleteSession: invoke('visionDeleteSession'),
   on(event: string, listener: (payload: never) => void) {
     const handler = (_e: unknown, message: { event: string; payload: unknown }) => {
       if (message.event === event) listener(message.payload as never);

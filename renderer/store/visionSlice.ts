@@ -45,6 +45,14 @@ export interface VisionSlice {
   visionError: AppErrorData | null;
   /** Result of the last turn: its latency and usage are shown under the conversation. */
   visionLastTurn: VisionTurnResult | null;
+  /** True when the last turn failed and can be sent again unchanged (Retry). */
+  visionCanRetry: boolean;
+  /** Sends the failed turn again (same prompt, images and model). Returns true on success. */
+  retryVision(): Promise<boolean>;
+  /** Renames a session (its title in the list). Errors: VISION_SESSION_NOT_FOUND. */
+  renameVisionSession(sessionId: string, summary: string): Promise<boolean>;
+  /** Deletes a session and its images. */
+  deleteVisionSession(sessionId: string): Promise<boolean>;
   loadVisionSessions(): Promise<void>;
   /** Opens a session (null = start a new one). */
   openVisionSession(sessionId: string | null): Promise<void>;
@@ -75,30 +83,37 @@ export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get
   // Turns committed elsewhere (another window) or by this view: keep the list and conversation current.
   bridge.on('visionSessionChanged', ({ sessionId }) => {
     void get().loadVisionSessions();
-    if (get().visionSession?.id === sessionId && !get().visionBusy) void reloadSession(sessionId);
+    if (get().visionSession?.id === sessionId && !get().visionBusy) void reloadSession(sessionId, { goneIsEmpty: true });
   });
 
-  async function reloadSession(sessionId: string): Promise<boolean> {
+  /** Reloads the open session; `goneIsEmpty`: a session deleted elsewhere just closes. */
+  async function reloadSession(sessionId: string, options: { goneIsEmpty?: boolean } = {}): Promise<boolean> {
     const result = await bridge.visionGetSession({ sessionId });
     if (!result.ok) {
-      patch({ visionError: result.error });
+      if (options.goneIsEmpty && result.error.code === 'VISION_SESSION_NOT_FOUND') patch({ visionSession: null });
+      else patch({ visionError: result.error });
       return false;
     }
     patch({ visionSession: result.value });
     return true;
   }
 
+  // The send of the last failed turn: Retry repeats it as it was (a failed turn wrote nothing).
+  let failedSend: ((requestId: string) => Promise<Result<VisionTurnResult>>) | null = null;
+
   /** Runs one turn: progress tracking, inline error, then the refreshed conversation and list. */
   async function turn(send: (requestId: string) => Promise<Result<VisionTurnResult>>): Promise<boolean> {
     if (get().visionBusy) return false;
     const requestId = `r${Date.now().toString(36)}${nextRequest++}`;
-    patch({ visionBusy: { requestId, phase: 'send', done: 0, total: 0 }, visionError: null });
+    patch({ visionBusy: { requestId, phase: 'send', done: 0, total: 0 }, visionError: null, visionCanRetry: false });
     const result = await send(requestId);
     patch({ visionBusy: null });
     if (!result.ok) {
-      patch({ visionError: result.error });
+      failedSend = send;
+      patch({ visionError: result.error, visionCanRetry: true });
       return false;
     }
+    failedSend = null;
     patch({ visionLastTurn: result.value, visionPending: [] });
     await reloadSession(result.value.sessionId);
     await get().loadVisionSessions();
@@ -119,12 +134,37 @@ export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get
     visionBusy: null,
     visionError: null,
     visionLastTurn: null,
+    visionCanRetry: false,
+    retryVision() {
+      return failedSend ? turn(failedSend) : Promise.resolve(false);
+    },
+    async renameVisionSession(sessionId, summary) {
+      const result = await bridge.visionRenameSession({ sessionId, summary });
+      if (!result.ok) {
+        patch({ visionError: result.error });
+        return false;
+      }
+      if (get().visionSession?.id === sessionId) await reloadSession(sessionId);
+      await get().loadVisionSessions();
+      return true;
+    },
+    async deleteVisionSession(sessionId) {
+      const result = await bridge.visionDeleteSession({ sessionId });
+      if (!result.ok) {
+        patch({ visionError: result.error });
+        return false;
+      }
+      if (get().visionSession?.id === sessionId) patch({ visionSession: null, visionLastTurn: null });
+      await get().loadVisionSessions();
+      return true;
+    },
     async loadVisionSessions() {
       const sessions = get().unwrap(await bridge.visionListSessions({}));
       if (sessions) patch({ visionSessions: sessions });
     },
     async openVisionSession(sessionId) {
-      patch({ visionError: null, visionLastTurn: null });
+      failedSend = null;
+      patch({ visionError: null, visionLastTurn: null, visionCanRetry: false });
       if (sessionId === null) {
         patch({ visionSession: null });
         return;

@@ -48,6 +48,39 @@ server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text
 await server.connect(new StdioServerTransport());
 `;
 
+/**
+ * The per-call work of picsense 0.1.1 as a baseline (picsense itself is not installed here): an
+ * SDK server whose analyze_images reads each file, base64-encodes it untouched and makes one
+ * Chat Completions call — no decode, no hashing, no database. Its overhead over a direct call
+ * is the floor a forwarding server can reach.
+ */
+const FORWARDING_MCP_SERVER = `
+import { readFile } from 'node:fs/promises';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 'forwarder', version: '1' });
+server.registerTool('analyze_images', { inputSchema: { image_sources: z.array(z.string()), prompt: z.string() } }, async ({ image_sources, prompt }) => {
+  const images = await Promise.all(image_sources.map(async (p) => ({ type: 'image_url', image_url: { url: 'data:image/png;base64,' + (await readFile(p)).toString('base64') } })));
+  const response = await fetch(process.env.CHAT_BASE_URL + '/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.CHAT_API_KEY },
+    body: JSON.stringify({ model: process.env.CHAT_MODEL, messages: [{ role: 'user', content: [...images, { type: 'text', text: prompt }] }], max_tokens: 4096 }),
+  });
+  const body = await response.json();
+  return { content: [{ type: 'text', text: JSON.stringify({ session_id: 'x', description: body.choices[0].message.content }) }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+
+/** Connects to the forwarding baseline server (see FORWARDING_MCP_SERVER). */
+export async function connectForwarder(provider: ScriptedProvider, dir: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--input-type=module', '-e', FORWARDING_MCP_SERVER], env: visionEnv(provider, dir), cwd: repoRoot, stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
 /** Cold start until the tools/list answer: cadsight-vision, a bare SDK server, and `node -e`. */
 export async function measureColdStart(provider: ScriptedProvider, dir: string, runs: number): Promise<{ coldStartMs: number; bareMcpServerMs: number; nodeBaselineMs: number }> {
   const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });

@@ -4,13 +4,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSharpImageProcessor, estimateVisionTokens } from '../../electron/features/vision';
+import sharp from 'sharp';
+import { createSharpImageProcessor, estimateVisionTokens, MIN_SHORT_EDGE } from '../../electron/features/vision';
 import { sniffImage } from '../../electron/features/vision/domain/imageSniff';
 import { createLlmGateway } from '../../electron/platform/llm/gateway';
 import { startScriptedProvider } from '../../electron/testSupport/scriptedProvider';
-import { startVisionHarness } from '../../electron/testSupport/visionFixtures/harness';
-import { lineArtPng, photoJpeg } from '../../electron/testSupport/visionFixtures/images';
-import { connect, measureBombs, measureColdStart, median, repoRoot } from './vision.process';
+import { genericLimits, startVisionHarness } from '../../electron/testSupport/visionFixtures/harness';
+import { lineArtPng, photoJpeg, solidPng } from '../../electron/testSupport/visionFixtures/images';
+import { connect, connectForwarder, measureBombs, measureColdStart, median, repoRoot } from './vision.process';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const b64 = (n: number) => Math.ceil(n / 3) * 4;
@@ -18,15 +19,16 @@ const kb = (n: number) => Math.round(n / 1024);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 async function preprocessing() {
-  const processor = createSharpImageProcessor({ maxEdge: 1280, format: 'png', maxInputPixels: 40_000_000 });
+  const processor = createSharpImageProcessor({ limits: genericLimits(1280), format: 'png', maxInputPixels: 40_000_000 });
   const inputs: Array<[string, Uint8Array]> = [
     ['line-art PNG 4000×3000', await lineArtPng(4000, 3000)],
     ['monochrome line-art PNG 4000×3000', await lineArtPng(4000, 3000, 'monochrome')],
     ['photo JPEG 4000×3000', await photoJpeg(4000, 3000)],
     ['line-art PNG 1200×900 (no resize)', await lineArtPng(1200, 900)],
     ['photo JPEG 1000×750 (no resize)', await photoJpeg(1000, 750)],
+    ['wide screenshot PNG 6000×200', await lineArtPng(6000, 200)],
   ];
-  const jpegProcessor = createSharpImageProcessor({ maxEdge: 1280, format: 'jpeg', maxInputPixels: 40_000_000 });
+  const jpegProcessor = createSharpImageProcessor({ limits: genericLimits(1280), format: 'jpeg', maxInputPixels: 40_000_000 });
   const runs: Array<[string, Uint8Array, typeof processor]> = [
     ...inputs.map(([name, bytes]): [string, Uint8Array, typeof processor] => [name, bytes, processor]),
     ['line-art PNG 4000×3000 with IMAGE_FORMAT=jpeg', inputs[0]![1], jpegProcessor],
@@ -42,24 +44,42 @@ async function preprocessing() {
       times.push(performance.now() - start);
     }
     const prepared = last!.prepared;
+    // What reaches the model: the tiles of a tiled image, else the prepared image.
+    const sent = last!.tiles ?? [prepared];
     rows.push({
       name,
       msMedian: round(median(times)),
       reencoded: last!.reencoded,
+      encoding: prepared.encoding ?? 'original',
       bytesBefore: bytes.length,
-      bytesAfter: prepared.bytes.length,
+      bytesAfter: sent.reduce((sum, image) => sum + image.bytes.length, 0),
       tokensBefore: estimateVisionTokens(sniffed.width, sniffed.height),
-      tokensAfter: estimateVisionTokens(prepared.width, prepared.height),
-      sizeAfter: `${prepared.width}×${prepared.height} ${prepared.mimeType}`,
+      tokensAfter: sent.reduce((sum, image) => sum + estimateVisionTokens(image.width, image.height), 0),
+      sizeAfter: last!.tiles ? `${sent.length} tiles ${sent.map((t) => `${t.width}×${t.height}`).join(', ')}` : `${prepared.width}×${prepared.height} ${prepared.mimeType}`,
+      sentShortEdge: Math.min(...sent.map((image) => Math.min(image.width, image.height))),
+      pixelDiffs: await pixelDifferences(bytes, prepared),
     });
   }
   return { rows, lineArt: inputs[0]![1], monochrome: inputs[1]![1] };
 }
 
+/**
+ * Samples that differ between the prepared PNG and libvips' own resize of the original to the
+ * same size (null for JPEG, whose output is lossy by choice, and for untouched originals).
+ */
+async function pixelDifferences(original: Uint8Array, prepared: { bytes: Uint8Array; width: number; height: number; mimeType: string; encoding?: string }): Promise<number | null> {
+  if (prepared.mimeType !== 'image/png' || prepared.encoding === 'original') return null;
+  const reference = await sharp(original).resize({ width: prepared.width, height: prepared.height, fit: 'fill' }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
+  const sent = await sharp(prepared.bytes).toColourspace('srgb').ensureAlpha().raw().toBuffer();
+  let differing = 0;
+  for (let i = 0; i < sent.length; i++) if (sent[i] !== reference[i]) differing++;
+  return differing;
+}
+
 /** First model request of a new session for the 4000×3000 drawing: ours vs sending it untouched. */
 async function firstCallBytes(lineArt: Uint8Array) {
   const measure = async (maxEdge: number) => {
-    const harness = await startVisionHarness({ maxEdge, settings: { limits: { maxImageBytes: 20 * 1024 * 1024, maxInputPixels: 40_000_000, loadConcurrency: 4 } }, script: [{ text: 'ok' }] });
+    const harness = await startVisionHarness({ maxEdge, settings: { limits: { maxImageBytes: 20 * 1024 * 1024, maxInputPixels: 40_000_000, loadConcurrency: 4, maxPdfBytes: 50 * 1024 * 1024, maxPdfPages: 8 } }, script: [{ text: 'ok' }] });
     try {
       const file = path.join(harness.dir, 'drawing.png');
       writeFileSync(file, lineArt);
@@ -111,12 +131,60 @@ async function roundTrip(delayMs: number, calls: number) {
   }
 }
 
+/**
+ * Per-call overhead on a tiny image (64×64 PNG, provider answering at once): analyze_images of
+ * cadsight-vision and of the picsense-style forwarding server, each minus a direct gateway call.
+ */
+async function tinyImageOverhead(calls: number) {
+  const provider = await startScriptedProvider({ script: () => ({ text: 'ok' }) });
+  const dir = mkdtempSync(path.join(tmpdir(), 'cadsight-bench-'));
+  try {
+    const image = await solidPng(64, 64, [30, 90, 200]);
+    const file = path.join(dir, 'tiny.png');
+    writeFileSync(file, image);
+    const gateway = createLlmGateway({
+      provider: { id: 'chat', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'sk-bench-0123456789' },
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 10_000 },
+    });
+    const time = async (call: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < calls + 3; i++) {
+        const start = performance.now();
+        await call();
+        if (i >= 3) times.push(performance.now() - start); // the first calls warm up the JIT and libvips
+      }
+      return median(times);
+    };
+    const direct = await time(() => gateway.complete({ messages: [{ role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: image }, { type: 'text', text: 'Describe.' }] }], maxOutputTokens: 256 }));
+    const viaServer = async (connectTo: typeof connect) => {
+      const { client } = await connectTo(provider, dir);
+      try {
+        return await time(async () => {
+          const result = await client.callTool({ name: 'analyze_images', arguments: { image_sources: [file], prompt: 'Describe.' } });
+          if (result.isError) throw new Error(`bench call failed: ${JSON.stringify(result.content)}`);
+        });
+      } finally {
+        await client.close();
+      }
+    };
+    const ours = await viaServer(connect);
+    const forwarder = await viaServer(connectForwarder);
+    const oursOverhead = ours - direct;
+    const forwarderOverhead = forwarder - direct;
+    return { directMs: round(direct), oursMs: round(ours), forwarderMs: round(forwarder), oursOverheadMs: round(oursOverhead), forwarderOverheadMs: round(forwarderOverhead), ratio: round(oursOverhead / forwarderOverhead, 2) };
+  } finally {
+    await provider.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const loadBefore = loadavg()[0]!;
   const pre = await preprocessing();
   const first = await firstCallBytes(pre.lineArt);
   const firstMono = await firstCallBytes(pre.monochrome);
   const trips = [await roundTrip(0, 20), await roundTrip(250, 10), await roundTrip(2000, 5)];
+  const tiny = await tinyImageOverhead(30);
   const provider = await startScriptedProvider({ script: () => ({ text: 'ok' }) });
   const dir = mkdtempSync(path.join(tmpdir(), 'cadsight-bench-'));
   const cold = await measureColdStart(provider, dir, 5);
@@ -125,16 +193,25 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
 
   const lineArt = pre.rows[0]!;
+  const wide = pre.rows.find((r) => r.name.startsWith('wide'))!;
+  // Inputs with ≤ 256 values after the resize are written as exact indexed PNGs.
+  const exactRows = pre.rows.filter((r) => r.encoding === 'indexed-exact');
+  const exactDiffs = exactRows.reduce((sum, r) => sum + (r.pixelDiffs ?? 0), 0);
   const resized = pre.rows.filter((r) => r.reencoded).map((r) => r.msMedian);
   const results = {
     machine: { cpus: cpus().length, node: process.version, runs: RUNS, at: new Date().toISOString(), loadAverage1m: { before: round(loadBefore, 2), after: round(loadavg()[0]!, 2) } },
     preprocessing: pre.rows,
     firstCall: { colour: { ...first, ratio: round(first.oursBytes / first.untouchedBytes, 3) }, monochrome: { ...firstMono, ratio: round(firstMono.oursBytes / firstMono.untouchedBytes, 3) } },
     roundTrip: trips,
+    tinyImageOverhead: tiny,
     coldStart: { ...cold, ratioToBareMcpServer: round(cold.coldStartMs / cold.bareMcpServerMs, 2) },
     bombs,
     targets: {
       firstCallColourLineArtKb: { value: kb(first.oursBytes), target: 460, pass: kb(first.oursBytes) <= 460 },
+      lineArtBytesVsPicsense: { value: round(first.oursBytes / first.untouchedBytes, 3), target: 0.2, pass: first.oursBytes / first.untouchedBytes <= 0.2 },
+      pixelDiffsAtMost256Colours: { value: exactDiffs, target: 0, pass: exactRows.length > 0 && exactDiffs === 0 },
+      wideImageSentShortEdgePx: { value: wide.sentShortEdge, target: Math.min(200, MIN_SHORT_EDGE), pass: wide.sentShortEdge >= Math.min(200, MIN_SHORT_EDGE) },
+      tinyImageOverheadVsForwarder: { value: tiny.ratio, target: 1.5, pass: tiny.ratio <= 1.5 },
       firstCallMonochromeLineArtKb: { value: kb(firstMono.oursBytes), target: 460, pass: kb(firstMono.oursBytes) <= 460 },
       preprocessingMedianMs: { value: Math.max(...resized), target: 350, pass: Math.max(...resized) <= 350 },
       reencodesWithoutResize: { value: pre.rows.filter((r) => r.name.includes('no resize') && r.reencoded).length, target: 0, pass: pre.rows.filter((r) => r.name.includes('no resize') && r.reencoded).length === 0 },
@@ -149,16 +226,20 @@ async function main() {
     '',
     `${results.machine.cpus} CPUs, Node ${results.machine.node}, median of ${RUNS} runs, ${results.machine.at}; 1-minute load average ${results.machine.loadAverage1m.before} before / ${results.machine.loadAverage1m.after} after (the machine is shared).`,
     '',
-    '| Image | ms (median) | re-encoded | bytes before → after | base64 before → after | est. tokens before → after | sent as |',
-    '|---|---:|---|---:|---:|---:|---|',
-    ...pre.rows.map((r) => `| ${r.name} | ${r.msMedian} | ${r.reencoded ? 'yes' : 'no'} | ${kb(r.bytesBefore)} KB → ${kb(r.bytesAfter)} KB | ${kb(b64(r.bytesBefore))} KB → ${kb(b64(r.bytesAfter))} KB | ${r.tokensBefore} → ${r.tokensAfter} | ${r.sizeAfter} |`),
+    `Generic OpenAI-compatible profile (long edge 1280; legibility floor: short edge ≥ min(original, ${MIN_SHORT_EDGE} px), else tiles). Pixel diffs: samples differing from libvips' resize of the original to the same size (— for JPEG/untouched).`,
     '',
-    `First-call request for the 4000×3000 colour line-art PNG (${kb(lineArt.bytesBefore)} KB file): **${kb(first.oursBytes)} KB** vs ${kb(first.untouchedBytes)} KB when sent untouched (ratio ${results.firstCall.colour.ratio}).`,
+    '| Image | ms (median) | re-encoded | encoding | bytes before → after | base64 before → after | est. tokens before → after | sent as | short edge sent | pixel diffs |',
+    '|---|---:|---|---|---:|---:|---:|---|---:|---:|',
+    ...pre.rows.map((r) => `| ${r.name} | ${r.msMedian} | ${r.reencoded ? 'yes' : 'no'} | ${r.encoding} | ${kb(r.bytesBefore)} KB → ${kb(r.bytesAfter)} KB | ${kb(b64(r.bytesBefore))} KB → ${kb(b64(r.bytesAfter))} KB | ${r.tokensBefore} → ${r.tokensAfter} | ${r.sizeAfter} | ${r.sentShortEdge} | ${r.pixelDiffs ?? '—'} |`),
+    '',
+    `First-call request for the 4000×3000 colour line-art PNG (${kb(lineArt.bytesBefore)} KB file): **${kb(first.oursBytes)} KB** vs ${kb(first.untouchedBytes)} KB when sent untouched, as picsense sends it (ratio ${results.firstCall.colour.ratio}).`,
     `First-call request for the 4000×3000 monochrome line-art PNG (${kb(pre.rows[1]!.bytesBefore)} KB file): **${kb(firstMono.oursBytes)} KB** vs ${kb(firstMono.untouchedBytes)} KB when sent untouched (ratio ${results.firstCall.monochrome.ratio}).`,
     '',
     '| Scripted provider delay | direct gateway call (ms) | analyze_images via MCP (ms) | overhead (ms) | overhead ratio |',
     '|---:|---:|---:|---:|---:|',
     ...trips.map((t) => `| ${t.providerDelayMs} ms | ${t.directMs} | ${t.mcpMs} | ${t.overheadMs} | ${t.overheadRatio} |`),
+    '',
+    `Tiny image (64×64 PNG, provider answers at once), median of 30 calls: direct gateway ${tiny.directMs} ms; cadsight-vision ${tiny.oursMs} ms (overhead **${tiny.oursOverheadMs} ms**); picsense-style forwarding server (read, base64, one HTTP call; no decode, hash or database) ${tiny.forwarderMs} ms (overhead ${tiny.forwarderOverheadMs} ms); ratio **${tiny.ratio}**. Every cadsight-vision turn is committed to SQLite (WAL, synchronous=FULL) before the answer is returned.`,
     '',
     `Cold start to tools/list answer: **${round(cold.coldStartMs)} ms**; in the same run a bare one-tool SDK server took ${round(cold.bareMcpServerMs)} ms (ratio ${results.coldStart.ratioToBareMcpServer}) and \`node -e\` ${round(cold.nodeBaselineMs)} ms.`,
     '',

@@ -18,7 +18,7 @@ export type { ReviewPlan } from './application/plan';
 export { newMeter } from './application/toolCalls';
 export { startReview, resumeReview } from './application/reviewRunner';
 export type { ReviewProgress, ReviewRunnerDeps, ReviewRunResult, ReviewSession } from './application/reviewRunner';
-export { listAnnotatedFindings, decideAnnotation, writeApprovedAnnotations } from './application/annotationWriter';
+export { listAnnotatedFindings, decideAnnotation, promoteHypothesis, writeApprovedAnnotations } from './application/annotationWriter';
 export type { AnnotatedFinding, WriteOutcome } from './application/annotationWriter';
 export { reviewMigrations } from './adapters/reviewMigrations';
 export { createSqliteReviewStore } from './adapters/sqliteReviewStore';

@@ -6,6 +6,7 @@ export { createVisionService, type TurnResult, type VisionDeps, type VisionServi
 export type { DocumentResult } from './application/documentAnnotator';
 export type { IntakeLimits } from './application/imageIntake';
 export type { ImageBudget } from './domain/imageBudget';
+export { imageLimitsFor, MIN_SHORT_EDGE, type ImageLimits } from './domain/imageLimits';
 export { estimateVisionTokens, type FractionRegion } from './domain/imageMath';
 export type { SessionListing, UsageTotals } from './domain/session';
 export { visionHints, type VisionErrorCode } from './domain/errors';
@@ -16,7 +17,9 @@ export type { ImageSourceLoader } from './ports/imageSources';
 export type { CallOptions, Clock, ProgressReporter, VideoFrameExtractor } from './ports/runtime';
 export type { VisionSessionRepository } from './ports/sessionRepository';
 export { createFfmpegFrameExtractor, type FfmpegOptions } from './adapters/ffmpegFrameExtractor';
+export { createPdfjsRenderer } from './adapters/pdfjsRenderer';
+export type { PdfRenderer } from './ports/pdfRenderer';
 export { createSharpImageProcessor, type SharpProcessorOptions } from './adapters/sharpImageProcessor';
 export { createSourceLoader, type SourceLoaderOptions } from './adapters/sourceLoader';
 export { createSqliteSessionRepository } from './adapters/sqliteSessionRepository';
-export { visionMigrations } from './adapters/sessionMigrations';
+export { visionMigrations, visionTilesMigration } from './adapters/sessionMigrations';

@@ -58,7 +58,7 @@ function humanReport(report: BuildReport): string {
   if (report.measurements) {
     const { bbox, volume_mm3, solid_count } = report.measurements;
     const size = bbox.max.map((v, i) => v - (bbox.min[i] as number));
-    lines.push(`  solids ${solid_count}, volume ${fmt(volume_mm3)} mm³, bbox ${size.map((v) => fmt(v, 4)).join(' × ')} mm`);
+    lines.push(`  solids ${solid_count}, volume ${fmt(volume_mm3)} mm³, bbox X × Y × Z ${size.map((v) => fmt(v, 4)).join(' × ')} mm`);
   }
   if (report.topology) lines.push(`  topology ${Object.entries(report.topology).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   if (report.claims.length > 0) lines.push('  CLAIM                    KIND                       RESULT       DETAIL');

@@ -149,12 +149,16 @@ describe.skipIf(!python)('approved annotations written to a DXF copy', () => {
 
       const readBack = execFileSync(
         python!,
-        ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")], "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
+        ['-c', 'import ezdxf,sys,json; d=ezdxf.readfile(sys.argv[1]); a=d.audit(); m=d.modelspace(); t=[e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("MTEXT","TEXT")]; print(json.dumps({"errors": len(a.errors), "texts": [e.plain_text() if e.dxftype()=="MTEXT" else e.dxf.text for e in t], "ids": [v for e in t if e.has_xdata("CADSIGHT_REVIEW") for c, v in e.get_xdata("CADSIGHT_REVIEW")], "appid": "CADSIGHT_REVIEW" in d.appids, "leaders": len([e for e in m if e.dxf.layer=="AI_REVIEW" and e.dxftype() in ("LEADER","LWPOLYLINE","LINE")]) }))', saved],
         { encoding: 'utf8' },
       );
-      const parsed = JSON.parse(readBack) as { errors: number; texts: string[]; leaders: number };
+      const parsed = JSON.parse(readBack) as { errors: number; texts: string[]; ids: string[]; appid: boolean; leaders: number };
       expect(parsed.errors).toBe(0);
-      expect(parsed.texts.map((t) => t.slice(0, 15)).sort()).toEqual([`[AI-R ${a!.finding.shortId}]`, `[AI-R ${b!.finding.shortId}]`].sort());
+      // The visible text is the note alone; the id is in XDATA under a registered application.
+      expect(parsed.texts.sort()).toEqual([a!.annotation.text, b!.annotation.text].sort());
+      expect(parsed.texts.some((t) => t.includes('[AI-R'))).toBe(false);
+      expect(parsed.ids.sort()).toEqual([a!.finding.shortId, b!.finding.shortId].sort());
+      expect(parsed.appid).toBe(true);
       expect(parsed.leaders).toBeGreaterThanOrEqual(2);
 
       // The saved copy is the same drawing plus AI_REVIEW: same finding ids, nothing written again.
@@ -212,13 +216,13 @@ describe('cadsight review with a configured reviewer model', () => {
       expect(report.options.llm).toBe(true);
       expect(report.notEvaluated).toEqual([]);
       expect(report.findings.filter((f) => f.source === 'llm').map((f) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
-      expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
+      expect(provider.requests).toHaveLength(1 + 3 + 1); // the tool-call check, one per frame, one evidence re-ask on E9
 
       // --no-llm keeps it rules-only even with a configured model.
       const rules = path.join(dir, 'rules');
       await reviewCommand.run([sample, '--out', rules, '--no-llm']);
       expect(readReport(rules).options.llm).toBe(false);
-      expect(provider.requests).toHaveLength(1 + 3);
+      expect(provider.requests).toHaveLength(1 + 3 + 1);
     } finally {
       await provider.close();
     }
@@ -268,7 +272,7 @@ describe('cadsight review with a reviewer model that fails', () => {
 
   it('exits 3, not 0, when the drawing is clean for the rules and the AI step failed', async () => {
     const { reviewExitCode } = await import('./review');
-    const summary = { total: 0, bySeverity: { blocking: 0, major: 0, minor: 0, info: 0 }, hasBlocking: false, frames: 1, failedFrames: 0, llmFailedFrames: 1 };
+    const summary = { total: 0, hypotheses: 0, bySeverity: { blocking: 0, major: 0, minor: 0, info: 0 }, hasBlocking: false, frames: 1, failedFrames: 0, llmFailedFrames: 1 };
     const report = { summary } as unknown as ReviewReport;
     expect(reviewExitCode({ runId: 'r', status: 'completed', report: { ...report, summary: { ...summary, llmFailedFrames: 0 } } })).toBe(0);
     expect(reviewExitCode({ runId: 'r', status: 'completed_with_errors', report })).toBe(3);

@@ -89,7 +89,8 @@ export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
 function loadChecklist(file: string | null) {
   const target = file ?? findBundledResource(import.meta.url, DEFAULT_CHECKLIST);
   if (target === null) throw new AppError('REVIEW_CHECKLIST_INVALID', `The default checklist ${DEFAULT_CHECKLIST} is missing from this installation.`);
-  return loadChecklistFile(target);
+  // The CLI user's own argument: any folder, still a regular file under the size cap.
+  return loadChecklistFile(target, null);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { platformChannels, type SystemCheckReport } from '../../../shared/ipc/contracts/platform';
 import type { HandlerTable } from '../../platform/ipc/router';
+import { assertTestableBaseUrl } from '../../platform/llm/baseUrlPolicy';
 import { createLlmGateway } from '../../platform/llm/gateway';
 import type { PlatformRuntime } from './platformRuntime';
 
@@ -34,7 +35,9 @@ export function createPlatformHandlers(
     setGeneral: (input) => settings.setGeneral(input),
     runSystemCheck: (input) => runSystemCheck(input),
     async testProvider(input) {
+      const preset = settings.presetOf(input.id);
       const provider = settings.resolveProvider({ providerId: input.id, ...(input.model ? { model: input.model } : {}) });
+      if (preset !== undefined) assertTestableBaseUrl(preset, provider.baseUrl);
       // One attempt, short budget: a connection test should answer quickly and honestly.
       const gateway = createLlmGateway({ provider, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 30_000 }, log: platform.log });
       const response = await gateway.complete({

@@ -59,7 +59,8 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
   const log = createLogger({ sink: path.join(layout.logs, options.logName), level, redactor, base: { pid: process.pid } });
 
   let settingsRef: SettingsService | undefined;
-  const presetOf = (id: string) => settingsRef?.presetOf(id);
+  // Only while a provider points at its preset's own host may the preset's key variable be used.
+  const presetOf = (id: string) => settingsRef?.keyPresetOf(id);
   const envSecrets = createEnvSecretStore(options.env, { presetOf, registry: redactor });
   const notices: StartupNotice[] = [];
   let secrets: SecretStore = envSecrets;

@@ -106,8 +106,12 @@ export interface DrawingManager {
   openSample(): Promise<OpenDrawing>;
   /** Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID, CAD_DWG_UNSUPPORTED, CAD_DXF_INVALID. */
   openUpload(fileName: string, dataBase64: string): Promise<OpenDrawing>;
-  /** Errors: CAD_NOT_CONNECTED (with how to start the plugin), CAD_*. */
-  connectCad(endpoint: { host?: string; port?: number }): Promise<OpenDrawing>;
+  /**
+   * `loopbackOnly` (browser mode: the caller may be any page holding the session) refuses hosts
+   * other than this machine, so the UI cannot be used to scan the network. Errors:
+   * CAD_HOST_NOT_ALLOWED, CAD_NOT_CONNECTED (with how to start the plugin), CAD_*.
+   */
+  connectCad(endpoint: { host?: string; port?: number }, options?: { loopbackOnly?: boolean }): Promise<OpenDrawing>;
   /** The current drawing when it is `descriptor`, otherwise opens it (it becomes current). */
   ensure(descriptor: DrawingDescriptor): Promise<OpenDrawing>;
   /**
@@ -174,10 +178,13 @@ export function createDrawingManager(options: DrawingManagerOptions): DrawingMan
       const file = store(fileName, bytes);
       return install(await open({ kind: 'dxf', label: path.basename(fileName), path: file }));
     },
-    async connectCad(endpoint) {
+    async connectCad(endpoint, connectOptions = {}) {
       const defaults = options.cadDefaults();
       const host = endpoint.host ?? defaults.host;
       const port = endpoint.port ?? defaults.port;
+      if (connectOptions.loopbackOnly && !/^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/i.test(host)) {
+        throw new AppError('CAD_HOST_NOT_ALLOWED', `Browser mode connects only to AutoCAD on this machine (127.0.0.1), not ${host}; use the desktop app or \`cadsight review --cad ${host}:${port}\`.`, { data: { host, port } });
+      }
       return install(await open({ kind: 'cad', label: `${host}:${port}`, host, port }));
     },
     async ensure(descriptor) {

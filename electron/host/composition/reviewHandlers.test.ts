@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -158,7 +158,7 @@ describe('review handlers on the bundled sample drawing', () => {
     const plan = await app.ok('reviewPreviewWrite', { runId });
     expect(plan.items.map((i: any) => i.findingId).sort()).toEqual([a.id, b.id].sort());
     expect(plan.saveTo).toMatch(/cadsight_sample_gb_a3_3frames\.ai-review\.dxf$/);
-    expect(plan.items.find((i: any) => i.findingId === b.id)).toMatchObject({ tool: 'add_leader_annotation', text: `[AI-R ${b.shortId}] 请核对此处`, points: [anchor, moved.annotation.textAt] });
+    expect(plan.items.find((i: any) => i.findingId === b.id)).toMatchObject({ tool: 'add_leader_annotation', text: '请核对此处', points: [anchor, moved.annotation.textAt] });
 
     // A confirmation of another plan (here: one leader missing) writes nothing.
     expect((await app.call('reviewWriteApproved', { runId, payloadHashes: [plan.items[0].payloadHash] })).error.code).toBe('REVIEW_APPROVAL_STALE');
@@ -201,8 +201,10 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(plan2.items.map((i: any) => i.findingId)).toEqual([b.id]);
     const saved = (await second.ok('reviewWriteApproved', { runId: two.run.id, payloadHashes: plan2.items.map((i: any) => i.payloadHash) })).savedPath;
     const text = readFileSync(saved, 'utf8');
-    expect(text).toContain(`[AI-R ${a.shortId}]`);
-    expect(text).toContain(`[AI-R ${b.shortId}]`);
+    // Both ids live in XDATA (1001 CADSIGHT_REVIEW / 1000 <id>), none in the visible text.
+    expect(text).toMatch(new RegExp(`1001\\r?\\nCADSIGHT_REVIEW\\r?\\n\\s*1000\\r?\\n${a.shortId}`));
+    expect(text).toMatch(new RegExp(`1001\\r?\\nCADSIGHT_REVIEW\\r?\\n\\s*1000\\r?\\n${b.shortId}`));
+    expect(text).not.toContain('[AI-R');
   });
 
   it('resumes a cancelled run after a restart on its drawing and completes it', async () => {
@@ -250,7 +252,8 @@ describe('LLM review with the reviewer model from Settings', () => {
     expect(detail.run).toMatchObject({ status: 'completed', llm: true });
     expect(detail.findings.filter((f: any) => f.source === 'llm').map((f: any) => `${f.frameId}:${f.checklistItemId}`)).toEqual(['E9:LLM-002']);
     expect(planted(detail.findings)).toEqual(PLANTED);
-    expect(provider.requests).toHaveLength(1 + 3); // the tool-call check, then one per frame
+    expect(provider.requests).toHaveLength(1 + 3 + 1); // the tool-call check, one per frame, one evidence re-ask on E9
+    expect(detail.findings.find((f: any) => f.source === 'llm').hypothesis).toBe(true);
     expect((await app.call('reviewStart', { checklistPath: null, llm: true, model: { providerId: 'scripted', model: 'other' } })).error.code).toBe('SETTINGS_NOT_FOUND');
   });
 });
@@ -333,5 +336,52 @@ describe('AutoCAD over real TCP (a cad_mcp_frame-compatible server on 127.0.0.1)
     const result = await app.call('reviewConnectCad', { host: '127.0.0.1', port: await freePort() });
     expect(result.error.code).toBe('CAD_NOT_CONNECTED');
     expect(await app.ok('reviewGetDrawing')).toBeNull();
+  });
+});
+
+describe('custom checklist paths named over IPC', () => {
+  it('reads only regular files under the allowed folders, caps their size and never quotes them in the error', async () => {
+    const app = startApp(tempDir());
+    await app.ok('reviewOpenSample');
+    const start = (checklistPath: string) => app.call('reviewStart', { checklistPath, llm: false, model: null });
+    const refused = await start('/etc/passwd');
+    expect(refused.error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'not-allowed' } });
+    expect(refused.error.message).not.toMatch(/root:|nologin/);
+
+    const allowed = mkdtempSync(path.join(tmpdir(), 'allowed-checklists-'));
+    const secret = path.join(allowed, 'secret.txt');
+    writeFileSync(secret, 'root:x:0:0:TOP-SECRET-LINE\n');
+    const big = path.join(allowed, 'big.json');
+    writeFileSync(big, Buffer.alloc(1024 * 1024 + 1, 0x20));
+    const fifo = path.join(allowed, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    copyFileSync(path.join(resourcesDir, 'checklist/review_checklist.json'), path.join(allowed, 'mine.json'));
+    app.platform.settings.setGeneral({ allowedRoots: [allowed, '/dev'] });
+
+    const notJson = await start(secret);
+    expect(notJson.error.code).toBe('REVIEW_CHECKLIST_INVALID');
+    expect(JSON.stringify(notJson.error)).not.toContain('TOP-SECRET');
+    // Character devices and FIFOs are refused before a byte is read (/dev/zero never ends, a FIFO blocks).
+    expect((await start('/dev/zero')).error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'not-a-file' } });
+    expect((await start(fifo)).error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'not-a-file' } });
+    expect((await start(big)).error).toMatchObject({ code: 'REVIEW_CHECKLIST_INVALID', data: { reason: 'too-large' } });
+    expect((await start(`${allowed}/../${path.basename(allowed)}/../../etc/passwd`)).error).toMatchObject({ data: { reason: 'not-allowed' } });
+    expect((await start('relative/mine.json')).error).toMatchObject({ data: { reason: 'not-absolute' } });
+    const run = await app.ok('reviewStart', { checklistPath: path.join(allowed, 'mine.json'), llm: false, model: null });
+    expect(run.runId).toMatch(/^review-/);
+    await app.waitFor('reviewRunStatus', (p) => p.runId === run.runId && p.status !== 'running');
+  });
+});
+
+describe('connecting to AutoCAD from browser mode', () => {
+  it('refuses hosts other than this machine before opening any connection, and allows them from the desktop transport', async () => {
+    const app = startApp(tempDir());
+    const handlers = createReviewHandlers(app.workspace);
+    for (const host of ['10.0.0.5', '192.168.1.20', 'intranet.example', '169.254.169.254']) {
+      await expect(handlers.reviewConnectCad({ host, port: 8080 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_HOST_NOT_ALLOWED' });
+    }
+    expect(app.events.filter((e) => e.event === 'cadConnection')).toEqual([]);
+    // Loopback from the browser is the normal journey; it fails here only because nothing listens.
+    await expect(handlers.reviewConnectCad({ host: '127.0.0.1', port: 9 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_NOT_CONNECTED' });
   });
 });

@@ -55,6 +55,7 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
     drawings,
     runsDir: path.join(platform.layout.root, 'reviews'),
     defaultChecklist: path.join(resources, CHECKLIST),
+    allowedRoots: () => platform.settings.effective().settings.allowedRoots,
     locale: () => platform.settings.getSettings().locale,
     generatorVersion: options.version,
     now,
@@ -95,7 +96,7 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     },
     reviewOpenSample: async () => drawings.overview(await drawings.openSample()),
     reviewOpenDxf: async (input) => drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64)),
-    reviewConnectCad: async (input) => drawings.overview(await drawings.connectCad(input)),
+    reviewConnectCad: async (input, context) => drawings.overview(await drawings.connectCad(input, { loopbackOnly: context.transport === 'browser' })),
     reviewRefreshDrawing: () => drawings.overview(requireDrawing(), { refresh: true }),
     async reviewFrameImage(input) {
       const drawing = requireDrawing();

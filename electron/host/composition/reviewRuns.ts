@@ -7,6 +7,7 @@ import { AppError, toAppErrorData, type AppErrorData } from '../../../shared/err
 import {
   createFolderOutput,
   decideAnnotation,
+  promoteHypothesis,
   listAnnotatedFindings,
   parseChecklist,
   resumeReview,
@@ -23,6 +24,7 @@ import {
   type RunStatus,
   type Severity,
 } from '../../features/review/index';
+import { readConfinedFileSync } from '../../platform/dataDir/confinedFile';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
 import type { Logger } from '../../platform/log/types';
 import { reviewCopyOf, type DrawingDescriptor, type DrawingManager } from './reviewDrawings';
@@ -38,6 +40,8 @@ export interface RunManagerOptions {
   /** `<data>/reviews`: one folder per run (report, screenshots, drawing.json, written.json). */
   runsDir: string;
   defaultChecklist: string;
+  /** Folders a custom checklist may come from (Settings → allowed folders). */
+  allowedRoots(): readonly string[];
   locale(): 'zh-CN' | 'en';
   generatorVersion: string;
   now(): Date;
@@ -58,15 +62,18 @@ export type ReviewerModel = { providerId: string; model: string };
 /** SEVERITIES lists the most severe first. */
 const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, index) => [severity, index])) as Record<Severity, number>;
 
-/** Loads a checklist file. Errors: REVIEW_CHECKLIST_INVALID (unreadable or not a valid checklist). */
-export function loadChecklistFile(file: string): Checklist {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new AppError('REVIEW_CHECKLIST_INVALID', `Cannot read checklist ${file}: ${(error as NodeJS.ErrnoException).code ?? 'I/O error'}`, { data: { path: file } });
-  }
-  return parseChecklist(text, file);
+/** A checklist is a small JSON file; anything bigger is not one. */
+export const MAX_CHECKLIST_BYTES = 1024 * 1024;
+
+/**
+ * Loads a checklist file: a regular file of at most MAX_CHECKLIST_BYTES under `allowedRoots`
+ * (null = any folder, for the CLI user's own argument). Errors: REVIEW_CHECKLIST_INVALID
+ * (data.reason says why it was not read; never quotes the file).
+ */
+export function loadChecklistFile(file: string, allowedRoots: readonly string[] | null): Checklist {
+  // The CLI resolves its argument against the working folder; an IPC caller must be explicit.
+  const bytes = readConfinedFileSync(allowedRoots === null ? path.resolve(file) : file, { allowedRoots, maxBytes: MAX_CHECKLIST_BYTES, errorCode: 'REVIEW_CHECKLIST_INVALID', what: 'checklist' });
+  return parseChecklist(bytes.toString('utf8'), file);
 }
 
 /** Review runs of the app: background work with progress, cancel, resume and approval-bound writes. */
@@ -165,7 +172,8 @@ export function createRunManager(options: RunManagerOptions) {
     async start(input: Input<'reviewStart'>): Promise<{ runId: string }> {
       const drawing = drawings.current();
       if (!drawing) throw new AppError('REVIEW_NO_DRAWING', 'Open a drawing first: the sample, a DXF file, or AutoCAD.');
-      const checklist = loadChecklistFile(input.checklistPath ?? options.defaultChecklist);
+      // A custom checklist named over IPC must sit in a folder the user allowed in Settings.
+      const checklist = input.checklistPath === null ? loadChecklistFile(options.defaultChecklist, null) : loadChecklistFile(input.checklistPath, options.allowedRoots());
       // Resolved before any work so a missing key fails the start, not every frame.
       const llm = input.llm ? options.reviewer(input.model) : undefined;
       const runId = `review-${randomUUID()}`;
@@ -218,7 +226,7 @@ export function createRunManager(options: RunManagerOptions) {
       const png = readFileSync(target);
       return { dataBase64: png.toString('base64'), mimeType: 'image/png' as const, ...pngSize(png) };
     },
-    /** Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID. */
+    /** Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID, REVIEW_HYPOTHESIS_NOT_PROMOTED. */
     decide(input: Input<'reviewDecide'>) {
       const item = annotated(input.runId).find((i) => i.finding.id === input.findingId);
       if (!item) throw new AppError('REVIEW_FINDING_NOT_FOUND', `Run ${input.runId} has no finding ${input.findingId}.`, { data: input });
@@ -228,6 +236,8 @@ export function createRunManager(options: RunManagerOptions) {
         const { anchor, textAt } = item.annotation;
         const moved = decision.anchor ? { anchor: decision.anchor, textAt: { x: textAt.x + decision.anchor.x - anchor.x, y: textAt.y + decision.anchor.y - anchor.y } } : {};
         decideAnnotation(store, input.findingId, { kind: 'edit', ...(decision.text !== undefined ? { text: decision.text } : {}), ...moved });
+      } else if (decision.kind === 'promote') {
+        promoteHypothesis(store, input.findingId);
       } else {
         decideAnnotation(store, input.findingId, decision);
       }

@@ -53,6 +53,7 @@ export function findingView(item: AnnotatedFinding, writtenAt: string | null): z
     checklistItemId: finding.checklistItemId,
     severity: finding.severity,
     source: finding.source,
+    hypothesis: finding.hypothesis === true,
     message: finding.message,
     evidenceRefs: finding.evidenceRefs,
     location: finding.location,
@@ -79,7 +80,8 @@ export function plannedWrite(item: AnnotatedFinding, tool: string): z.input<type
     shortId: annotation.shortId,
     tool,
     points: [annotation.anchor, annotation.textAt],
-    text: `[AI-R ${annotation.shortId}] ${annotation.text}`,
+    // The short id is kept in XDATA (reviewId), not in the visible text.
+    text: annotation.text,
     height: annotation.textHeight,
     payloadHash: item.payloadHash,
   };

@@ -9,6 +9,7 @@ import { createEventBus } from '../../platform/events/eventBus';
 import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
 import { startScriptedProvider, type Script, type ScriptedProvider } from '../../testSupport/scriptedProvider';
 import { countImageParts } from '../../testSupport/visionFixtures/harness';
+import { makePdf } from '../../testSupport/visionFixtures/pdf';
 import { solidPng } from '../../testSupport/visionFixtures/images';
 import { spawnVisionServer, textJson } from '../../testSupport/visionFixtures/mcpClient';
 import { createPlatformRuntime, type PlatformRuntime } from './platformRuntime';
@@ -151,6 +152,28 @@ describe('vision handlers', () => {
     });
     expect(await app.call('visionAnalyze', { images: [], prompt: 'Hi' })).toMatchObject({ ok: false, error: { code: 'VISION_SOURCES_REQUIRED' } });
     expect(provider.requests).toHaveLength(0);
+  });
+
+  it('rename and delete a session, telling other windows, and analyse an uploaded PDF page by page', async () => {
+    const provider = await scripted([{ text: 'A flange sheet.\n<summary>Flange sheet</summary>' }]);
+    const app = startApp(tempDir());
+    addProvider(app, 'scripted', provider);
+    app.platform.settings.setRoleModel({ role: 'vision', value: { providerId: 'scripted', model: 'scripted-model' } });
+    const pdf = { name: 'set.pdf', mimeType: 'application/pdf', dataBase64: Buffer.from(makePdf([{ text: 'Sheet 1' }, { text: 'Sheet 2' }])).toString('base64') };
+    const turn = await app.call('visionAnalyze', { images: [pdf], prompt: 'What is it?' });
+    expect(turn).toMatchObject({ ok: true, value: { summary: 'Flange sheet', description: 'A flange sheet.', imageIndexes: [0, 1] } });
+    const sessionId = turn.value.sessionId as string;
+    expect((await app.call('visionGetSession', { sessionId })).value.images.map((i: { label: string; origin: string }) => [i.label, i.origin])).toEqual([
+      ['set.pdf p.1/2', 'pdf-page'],
+      ['set.pdf p.2/2', 'pdf-page'],
+    ]);
+    expect(await app.call('visionRenameSession', { sessionId, summary: '  Flange   DN50 set ' })).toEqual({ ok: true, value: { sessionId, summary: 'Flange DN50 set' } });
+    expect((await app.call('visionListSessions', {})).value[0]).toMatchObject({ id: sessionId, summary: 'Flange DN50 set' });
+    expect(await app.call('visionDeleteSession', { sessionId })).toEqual({ ok: true, value: { sessionId } });
+    expect(await app.call('visionListSessions', {})).toEqual({ ok: true, value: [] });
+    expect(app.platform.db.prepare('SELECT COUNT(*) AS n FROM vision_blobs').get()).toEqual({ n: 0 });
+    expect(app.events.filter((e) => e.event === 'visionSessionChanged')).toHaveLength(3);
+    expect(await app.call('visionDeleteSession', { sessionId })).toMatchObject({ ok: false, error: { code: 'VISION_SESSION_NOT_FOUND' } });
   });
 
   it('treat a session idle past the TTL as gone: not openable, swept from the list', async () => {

@@ -10,13 +10,16 @@ import { createLlmGateway, type LlmGateway, type LlmProviderConfig, type RetryOp
 import {
   addressPolicy,
   createFfmpegFrameExtractor,
+  createPdfjsRenderer,
   createSharpImageProcessor,
   createSourceLoader,
   createSqliteSessionRepository,
   createVisionService,
+  imageLimitsFor,
   visionHints,
   type CallOptions,
   type Clock,
+  type ImageProcessor,
   type ImageSourceLoader,
   type TurnResult,
 } from '../../features/vision/index';
@@ -79,6 +82,21 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
     callTool: (request) => currentScope().gateway.callTool(request),
   };
 
+  // The provider is picked per turn, so are its image limits: one processor per limits profile.
+  const processors = new Map<string, ImageProcessor>();
+  const processorFor = (provider: LlmProviderConfig): ImageProcessor => {
+    const imageLimits = imageLimitsFor(provider, provider.maxImageEdge ?? limits.maxImageEdge);
+    const key = JSON.stringify(imageLimits);
+    let processor = processors.get(key);
+    if (!processor) processors.set(key, (processor = createSharpImageProcessor({ limits: imageLimits, format: 'png', maxInputPixels: MAX_INPUT_PIXELS })));
+    return processor;
+  };
+  const routedProcessor: ImageProcessor = {
+    prepare: (bytes, sniffed) => processorFor(currentScope().provider).prepare(bytes, sniffed),
+    crop: (bytes, rect) => processorFor(currentScope().provider).crop(bytes, rect),
+    sha256: (bytes) => processorFor(currentScope().provider).sha256(bytes),
+  };
+
   const service = createVisionService({
     gateway: routedGateway,
     repository,
@@ -91,12 +109,13 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
       }),
       () => scopes.getStore()?.uploads,
     ),
-    processor: createSharpImageProcessor({ maxEdge: limits.maxImageEdge, format: 'png', maxInputPixels: MAX_INPUT_PIXELS }),
+    processor: routedProcessor,
+    pdf: createPdfjsRenderer(),
     frames: createFfmpegFrameExtractor({ ffmpegPath: 'ffmpeg', maxEdge: limits.maxImageEdge, timeoutMs: 120_000 }),
     clock,
     newId: () => `vs_${randomUUID().replaceAll('-', '')}`,
     settings: {
-      limits: { maxImageBytes: VISION_MAX_UPLOAD_BYTES, maxInputPixels: MAX_INPUT_PIXELS, loadConcurrency: 4 },
+      limits: { maxImageBytes: VISION_MAX_UPLOAD_BYTES, maxInputPixels: MAX_INPUT_PIXELS, loadConcurrency: 4, maxPdfBytes: 50 * 1024 * 1024, maxPdfPages: 8 },
       budget: { maxImages: 8, maxPixels: 8_000_000 },
       sessionTtlMs,
       maxOutputTokens: 4096,
@@ -159,6 +178,16 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
       runTurn(input, (_sources, callOptions) =>
         service.zoomImage({ sessionId: input.sessionId, imageIndex: input.imageIndex, region: input.region, prompt: input.prompt }, callOptions),
       ),
+    async visionRenameSession({ sessionId, summary }) {
+      const stored = await service.renameSession(sessionId, summary);
+      events.emit('visionSessionChanged', { sessionId });
+      return { sessionId, summary: stored };
+    },
+    async visionDeleteSession({ sessionId }) {
+      await service.deleteSession(sessionId);
+      events.emit('visionSessionChanged', { sessionId });
+      return { sessionId };
+    },
     visionGetImage({ sessionId, imageIndex }) {
       const session = liveSession(sessionId);
       const image = session.images[imageIndex];

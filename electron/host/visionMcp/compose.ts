@@ -6,10 +6,12 @@ import type { Logger } from '../../platform/log/types';
 import {
   addressPolicy,
   createFfmpegFrameExtractor,
+  createPdfjsRenderer,
   createSharpImageProcessor,
   createSourceLoader,
   createSqliteSessionRepository,
   createVisionService,
+  imageLimitsFor,
   type VisionService,
 } from '../../features/vision';
 import { allMigrations } from '../composition/migrations';
@@ -17,6 +19,8 @@ import type { VisionMcpConfig } from './config';
 
 /** Decode guard: 4000×3000 drawings pass with room; image bombs are refused before decode. */
 const MAX_INPUT_PIXELS = 40_000_000;
+/** Long edge for OpenAI-compatible gateways of unknown models (picsense's and our old default). */
+const DEFAULT_GENERIC_EDGE = 1280;
 
 export interface VisionRuntime {
   service: VisionService;
@@ -33,6 +37,8 @@ export function composeVisionRuntime(config: VisionMcpConfig, log: Logger): Visi
   const opened = openDatabase({ file: config.databaseFile, migrations: allMigrations, log });
   for (const notice of opened.notices) log.warn(notice.message, { code: notice.code });
   const gateway = createLlmGateway({ provider: config.provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 60_000 }, log });
+  // Images follow what the configured provider really looks at; IMAGE_MAX_EDGE, when set, caps it.
+  const limits = imageLimitsFor(config.provider, config.imageMaxEdge ?? DEFAULT_GENERIC_EDGE, config.imageMaxEdge);
   const service = createVisionService({
     gateway,
     repository: createSqliteSessionRepository(opened.db),
@@ -42,12 +48,13 @@ export function composeVisionRuntime(config: VisionMcpConfig, log: Logger): Visi
       maxBytes: config.maxImageBytes,
       maxDocumentBytes: 5 * 1024 * 1024,
     }),
-    processor: createSharpImageProcessor({ maxEdge: config.imageMaxEdge, format: config.imageFormat, maxInputPixels: MAX_INPUT_PIXELS }),
-    frames: createFfmpegFrameExtractor({ ffmpegPath: config.ffmpegPath, maxEdge: config.imageMaxEdge, timeoutMs: 120_000 }),
+    processor: createSharpImageProcessor({ limits, format: config.imageFormat, maxInputPixels: MAX_INPUT_PIXELS }),
+    pdf: createPdfjsRenderer(),
+    frames: createFfmpegFrameExtractor({ ffmpegPath: config.ffmpegPath, maxEdge: Math.min(limits.maxLongEdge, 2048), timeoutMs: 120_000 }),
     clock: { now: () => Date.now() },
     newId: () => `vs_${randomUUID().replaceAll('-', '')}`,
     settings: {
-      limits: { maxImageBytes: config.maxImageBytes, maxInputPixels: MAX_INPUT_PIXELS, loadConcurrency: 4 },
+      limits: { maxImageBytes: config.maxImageBytes, maxInputPixels: MAX_INPUT_PIXELS, loadConcurrency: 4, maxPdfBytes: 50 * 1024 * 1024, maxPdfPages: config.sessionMaxImages },
       budget: { maxImages: config.sessionMaxImages, maxPixels: config.sessionMaxPixels },
       sessionTtlMs: config.sessionTtlMs,
       maxOutputTokens: 4096,

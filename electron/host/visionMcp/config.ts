@@ -7,7 +7,8 @@ import type { LlmProviderConfig } from '../../platform/llm/types';
 export interface VisionMcpConfig {
   provider: LlmProviderConfig;
   maxImageBytes: number;
-  imageMaxEdge: number;
+  /** IMAGE_MAX_EDGE when set: the long edge of generic gateways, and a cap on every profile. */
+  imageMaxEdge?: number;
   imageFormat: 'png' | 'jpeg';
   sessionTtlMs: number;
   sessionMaxImages: number;
@@ -63,7 +64,7 @@ export function visionConfigFromEnv(env: EnvSource, defaults: { dataDir: string 
   if (!path.isAbsolute(dataDir)) throw bad('CADSIGHT_DATA_DIR', 'must be an absolute path');
   const level = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as VisionMcpConfig['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw bad('LOG_LEVEL', 'must be debug, info, warn or error');
-  const edge = numberVar(env, 'IMAGE_MAX_EDGE', 1280, { min: 256, max: 8192, integer: true });
+  const edge = env.IMAGE_MAX_EDGE?.trim() ? numberVar(env, 'IMAGE_MAX_EDGE', 1280, { min: 256, max: 8192, integer: true }) : undefined;
   const maxImages = numberVar(env, 'SESSION_MAX_IMAGES', 8, { min: 1, max: 64, integer: true });
   // picsense's default is VIDEO_MAX_FRAMES=30. Every frame is a session image re-sent each turn,
   // so the effective count is capped at SESSION_MAX_IMAGES instead of refusing to start.
@@ -72,7 +73,7 @@ export function visionConfigFromEnv(env: EnvSource, defaults: { dataDir: string 
   return {
     provider: defaultProvider,
     maxImageBytes: Math.floor(numberVar(env, 'MAX_IMAGE_MB', 5, { min: 0.001, max: 100 }) * 1024 * 1024),
-    imageMaxEdge: Math.min(edge, defaultProvider.maxImageEdge ?? edge),
+    ...(edge !== undefined ? { imageMaxEdge: edge } : {}),
     imageFormat: format,
     sessionTtlMs: numberVar(env, 'SESSION_TTL_HOURS', 24, { min: 0.001, max: 24 * 365 }) * 3_600_000,
     sessionMaxImages: maxImages,

@@ -34,8 +34,8 @@ export interface ArtifactStore {
   putFile(file: string, options?: PutOptions): Promise<StoredArtifact>;
   /** True when the artifact exists. */
   has(sha256: string): Promise<boolean>;
-  /** The artifact's bytes; with `verify` the hash is checked first. */
-  read(sha256: string, options?: { verify?: boolean }): Promise<Buffer>;
+  /** The artifact's bytes, checked against their hash (STORE_ARTIFACT_CORRUPT when they differ). */
+  read(sha256: string): Promise<Buffer>;
   /** Re-hashes the stored file; throws STORE_ARTIFACT_CORRUPT on mismatch. */
   verify(sha256: string): Promise<ArtifactRef>;
   /** Where the artifact lives (validates the id, so the result is always inside the root). */

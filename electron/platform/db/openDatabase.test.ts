@@ -144,7 +144,7 @@ describe('openDatabase with a damaged file', () => {
     db.close();
   }
 
-  function expectMovedAside(original: Buffer, damage: string): void {
+  function expectMovedAside(original: Buffer, damage: string, rowsLeft = 0): void {
     const now = new Date('2026-03-04T05:06:07.089Z');
     const { db, notices } = openDatabase({ file, migrations: notes, now: () => now });
     expect(notices).toHaveLength(1);
@@ -154,7 +154,7 @@ describe('openDatabase with a damaged file', () => {
     expect(movedTo).toBe(`${file}.corrupt-2026-03-04T05-06-07-089Z`);
     expect(notice.message).toContain(movedTo);
     expect(readFileSync(movedTo).equals(original), `${damage}: original bytes preserved`).toBe(true);
-    expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(rowsLeft);
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     db.close();
   }
@@ -176,6 +176,25 @@ describe('openDatabase with a damaged file', () => {
     populatedDatabase();
     truncateSync(file, Math.floor(statSync(file).size / 2));
     expectMovedAside(readFileSync(file), 'truncated');
+  });
+
+  it('saves the rows of a database with one damaged page into the new one and says so', () => {
+    populatedDatabase();
+    const bytes = readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    const pages = bytes.length / pageSize;
+    // Scramble the body of one of the last table pages (a leaf of the notes b-tree).
+    const page = pages - 2;
+    randomBytes(pageSize - 8).copy(bytes, page * pageSize + 8);
+    writeFileSync(file, bytes);
+    const { db, notices } = openDatabase({ file, migrations: notes });
+    const recovered = db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
+    expect(recovered).toBeGreaterThan(300);
+    expect(recovered).toBeLessThanOrEqual(400);
+    expect(notices[0]).toMatchObject({ code: 'STORE_CORRUPT_MOVED_ASIDE', data: { recovered: { rows: { notes: recovered } } } });
+    expect(notices[0]!.message).toContain(`${recovered} rows`);
+    expect(db.pragma('quick_check', { simple: true })).toBe('ok');
+    db.close();
   });
 
   it('moves the -wal and -shm companions aside with the damaged file', () => {

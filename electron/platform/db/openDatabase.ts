@@ -6,6 +6,7 @@ import type { Logger } from '../log/types';
 import { toBusyError } from './immediate';
 import { runMigrations, type MigrationOutcome } from './migrations';
 import { applyRequiredPragmas, BUSY_TIMEOUT_MS } from './pragmas';
+import { recoverRows } from './recoverRows';
 import type { Migration, SqliteDatabase } from './types';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -33,7 +34,8 @@ export interface OpenedDatabase {
  * and foreign_keys on every open, checks integrity (`PRAGMA quick_check`), and applies pending
  * migrations. A damaged file (not SQLite, SQLITE_NOTADB/SQLITE_CORRUPT, failed quick_check) is
  * moved aside with its -wal/-shm to `<file>.corrupt-<timestamp>` — never deleted or overwritten —
- * and a fresh database is created; the returned notice says where the original went.
+ * and a fresh database is created; every row still readable from the original is copied into it
+ * (recoverRows), and the returned notice says where the original went and what was saved.
  * Errors: STORE_PRAGMA_MISMATCH, STORE_MIGRATION_MISMATCH, STORE_DB_TOO_NEW,
  * STORE_MIGRATION_FAILED, STORE_BUSY, STORE_OPEN_FAILED (e.g. missing folder, permissions),
  * STORE_CORRUPT (a damaged file could not be moved aside, or the fresh database is damaged too).
@@ -41,6 +43,7 @@ export interface OpenedDatabase {
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   const now = options.now ?? (() => new Date());
   const notices: StartupNotice[] = [];
+  let setAsideTo: string | null = null;
   const setAside = (reason: string): void => {
     let moved: ReturnType<typeof moveAside>;
     try {
@@ -52,6 +55,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
       });
     }
     options.log?.warn('corrupt database moved aside', { file: options.file, movedTo: moved.movedTo, reason });
+    setAsideTo = moved.movedTo;
     notices.push({
       code: 'STORE_CORRUPT_MOVED_ASIDE',
       message: `The database was damaged (${reason}); it was moved to ${moved.movedTo} and a new empty database was created.`,
@@ -78,11 +82,29 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   try {
     const outcome = runMigrations(db, options.migrations, now);
     if (outcome.applied.length > 0) options.log?.info('database migrated', { applied: outcome.applied, version: outcome.version });
+    if (setAsideTo !== null) salvage(setAsideTo, db, notices, options.log);
     return { db, notices, migrations: outcome };
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Copies what can still be read from the moved-aside file into the fresh database, so one damaged
+ * page does not make the app start empty, and says in the notice what was saved.
+ */
+function salvage(movedTo: string, db: SqliteDatabase, notices: StartupNotice[], log: Logger | undefined): void {
+  const report = recoverRows(movedTo, db);
+  const saved = Object.values(report.rows).reduce((sum, n) => sum + n, 0);
+  log?.warn('rows recovered from the damaged database', { movedTo, rows: report.rows, failedTables: report.failedTables, ...(report.skipped ? { skipped: report.skipped } : {}) });
+  const notice = notices.find((n) => n.code === 'STORE_CORRUPT_MOVED_ASIDE' && n.data?.movedTo === movedTo);
+  if (!notice) return;
+  notice.data = { ...notice.data, recovered: report };
+  notice.message =
+    saved > 0
+      ? `The database was damaged; it was moved to ${movedTo} and ${saved} rows from ${Object.keys(report.rows).length} tables were saved into a new database${report.failedTables.length > 0 ? ` (unreadable: ${report.failedTables.join(', ')})` : ''}.`
+      : `${notice.message} Nothing could be recovered from it${report.skipped ? ` (${report.skipped})` : ''}.`;
 }
 
 /** Opens, applies the pragmas and runs quick_check; closes the handle again on any failure. */

@@ -7,6 +7,7 @@ import type { LlmProviderConfig } from '../llm/types';
 import type { Logger } from '../log/types';
 import type { SecretStore } from '../secrets/types';
 import { absolutePathsSchema, applyEnvOverrides, type EffectiveSettings } from './envOverrides';
+import { presetKeyScope, sameBaseUrl } from './presetKeyScope';
 import { resolveProviderConfig, type ProviderTarget } from './resolveProvider';
 import { defaultSettings, SETTINGS_VERSION, settingsFileSchema, type SettingsFile } from './schema';
 
@@ -35,8 +36,13 @@ export interface SettingsService {
   effective(): EffectiveSettings;
   /** See resolveProviderConfig. */
   resolveProvider(target: ProviderTarget): LlmProviderConfig;
-  /** The preset of a provider id (lets the env secret store read e.g. OPENAI_API_KEY for "my-openai"). */
+  /** The preset of a provider id. */
   presetOf(providerId: string): SettingsFile['providers'][number]['preset'] | undefined;
+  /**
+   * The preset whose conventional key variable the env secret store may use for this provider
+   * (e.g. OPENAI_API_KEY for "my-openai"): only while it points at the preset's own base URL.
+   */
+  keyPresetOf(providerId: string): SettingsFile['providers'][number]['preset'] | undefined;
 }
 
 export interface CreateSettingsServiceOptions {
@@ -102,7 +108,10 @@ export function createSettingsService(options: CreateSettingsServiceOptions): Se
       const next = validate({ ...stored, providers: [...others, provider], roles });
       // The key goes after validation and before the file: when either the new settings are
       // invalid or the keychain refuses the key, nothing at all has changed.
-      if (apiKey === '') options.secrets.delete(provider.id);
+      const previous = stored.providers.find((p) => p.id === provider.id);
+      // A key saved for one host is not carried to another: moving a provider drops its stored key.
+      const moved = previous !== undefined && !sameBaseUrl(previous.baseUrl, provider.baseUrl);
+      if (apiKey === '' || (apiKey === undefined && moved && options.secrets.source(provider.id) === 'secret-store')) options.secrets.delete(provider.id);
       else if (apiKey !== undefined) options.secrets.set(provider.id, apiKey);
       return update(`saveProvider ${provider.id}`, next);
     },
@@ -132,6 +141,7 @@ export function createSettingsService(options: CreateSettingsServiceOptions): Se
     effective,
     resolveProvider: (target) => resolveProviderConfig(effective().settings, options.secrets, target),
     presetOf: (providerId) => effective().settings.providers.find((p) => p.id === providerId)?.preset,
+    keyPresetOf: (providerId) => presetKeyScope(effective().settings.providers.find((p) => p.id === providerId)),
   };
 }
 

@@ -4,11 +4,15 @@ import path from 'node:path';
 import {
   addressPolicy,
   createFfmpegFrameExtractor,
+  createPdfjsRenderer,
   createSharpImageProcessor,
   createSourceLoader,
   createSqliteSessionRepository,
   createVisionService,
   visionMigrations,
+  visionTilesMigration,
+  imageLimitsFor,
+  type ImageLimits,
   type ImageProcessor,
   type VisionService,
   type VisionSettings,
@@ -35,7 +39,7 @@ export interface VisionHarness {
 }
 
 export const defaultTestSettings = (): VisionSettings => ({
-  limits: { maxImageBytes: 5 * 1024 * 1024, maxInputPixels: 40_000_000, loadConcurrency: 4 },
+  limits: { maxImageBytes: 5 * 1024 * 1024, maxInputPixels: 40_000_000, loadConcurrency: 4, maxPdfBytes: 50 * 1024 * 1024, maxPdfPages: 8 },
   budget: { maxImages: 8, maxPixels: 8_000_000 },
   sessionTtlMs: 24 * 3_600_000,
   maxOutputTokens: 1024,
@@ -49,11 +53,16 @@ export interface HarnessOptions {
   forceStreaming?: boolean;
   script: Script;
   settings?: Partial<VisionSettings>;
+  /** Long edge of the generic profile (ignored when `limits` is given). */
   maxEdge?: number;
+  limits?: ImageLimits;
   allowPrivateUrls?: boolean;
   allowedRoots?: string[];
   ffmpegPath?: string;
 }
+
+/** The limits an unknown OpenAI-compatible gateway gets (what the scripted provider is). */
+export const genericLimits = (maxEdge: number): ImageLimits => imageLimitsFor({ protocol: 'chat-completions', id: 'scripted', baseUrl: 'http://127.0.0.1/v1', model: 'scripted-model' }, maxEdge);
 
 export async function startVisionHarness(options: HarnessOptions): Promise<VisionHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadsight-vision-'));
@@ -62,14 +71,14 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
   const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
   let prepares = 0;
   const settings = { ...defaultTestSettings(), ...options.settings };
-  const real = createSharpImageProcessor({ maxEdge: options.maxEdge ?? 1280, format: 'png', maxInputPixels: settings.limits.maxInputPixels });
+  const real = createSharpImageProcessor({ limits: options.limits ?? genericLimits(options.maxEdge ?? 1280), format: 'png', maxInputPixels: settings.limits.maxInputPixels });
   const processor: ImageProcessor = { ...real, prepare: (bytes, sniffed) => (prepares++, real.prepare(bytes, sniffed)) };
   const gateway = createLlmGateway({
     provider: { id: 'scripted', protocol: options.protocol ?? 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'sk-test-vision-0123456789', ...(options.forceStreaming ? { forceStreaming: true } : {}) },
     retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 5_000 },
   });
   let ids = 0;
-  let db = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: visionMigrations }).db;
+  let db = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: [...visionMigrations, visionTilesMigration] }).db;
   const build = () =>
     createVisionService({
       gateway,
@@ -81,6 +90,7 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
         maxDocumentBytes: 1024 * 1024,
       }),
       processor,
+      pdf: createPdfjsRenderer(),
       frames: createFfmpegFrameExtractor({ ffmpegPath: options.ffmpegPath ?? toolPath('ffmpeg') ?? 'ffmpeg', maxEdge: options.maxEdge ?? 1280, timeoutMs: 30_000 }),
       clock,
       newId: () => `vs_test_${++ids}`,
@@ -97,7 +107,7 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
     prepareCalls: () => prepares,
     restart() {
       db.close();
-      db = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: visionMigrations }).db;
+      db = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: [...visionMigrations, visionTilesMigration] }).db;
       harness.service = build();
       return harness.service;
     },

@@ -12,6 +12,9 @@ function imageFiles(data: DataTransfer | null): File[] {
   return [...data.items].filter((item) => item.kind === 'file').flatMap((item) => item.getAsFile() ?? []);
 }
 
+/** True for a PDF upload: by its type, or by the "%PDF" magic of base64 "JVBER". */
+const isPdfUpload = (upload: { mimeType?: string | undefined; dataBase64: string }) => upload.mimeType === 'application/pdf' || upload.dataBase64.startsWith('JVBER');
+
 /** Drop zone, paste (Ctrl+V), file picker, images waiting to be sent, model picker and prompt box. */
 export function Composer() {
   const t = useT();
@@ -79,7 +82,14 @@ export function Composer() {
           <ul className="vision-pending">
             {pending.map((upload) => (
               <li key={upload.id} className="vision-pending-item" data-testid="vision-pending">
-                <img className="vision-thumb" src={`data:${upload.mimeType || 'image/png'};base64,${upload.dataBase64}`} alt={upload.name} title={upload.name} />
+                {isPdfUpload(upload) ? (
+                  // Pages are rendered by the host when sent; an <img> of PDF bytes would show broken.
+                  <span className="vision-thumb vision-pdf-thumb" title={t('vision.pending.pdf')} data-testid="vision-pending-pdf">
+                    PDF
+                  </span>
+                ) : (
+                  <img className="vision-thumb" src={`data:${upload.mimeType || 'image/png'};base64,${upload.dataBase64}`} alt={upload.name} title={upload.name} />
+                )}
                 <span className="vision-pending-name">{upload.name}</span>
                 <button type="button" className="vision-remove" aria-label={t('vision.pending.remove', { name: upload.name })} onClick={() => removeUpload(upload.id)}>
                   ×
@@ -98,7 +108,7 @@ export function Composer() {
         <input
           ref={fileInput}
           type="file"
-          accept="image/png,image/jpeg,image/webp,image/gif"
+          accept="image/png,image/jpeg,image/webp,image/gif,application/pdf"
           multiple
           hidden
           data-testid="vision-file-input"

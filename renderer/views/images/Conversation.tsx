@@ -2,7 +2,8 @@ import { useEffect, useRef } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import type { VisionSession } from '../../store/visionSlice';
 import { SessionImage } from './SessionImage';
-import { replyWithoutSummary, splitTurnPrompt } from './turnText';
+import { Markdown } from './markdown';
+import { replyWithoutSummary, splitTurnPrompt, stripLabel } from './turnText';
 import { usageLine } from './usageText';
 
 /**
@@ -39,7 +40,7 @@ export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void 
           <button key={image.index} type="button" className="vision-strip-item" data-testid={`vision-zoom-open-${image.index}`} onClick={() => onZoom(image.index)}>
             <SessionImage sessionId={session.id} index={image.index} label={image.label} />
             <span className="vision-strip-label" title={image.label}>
-              #{image.index} {image.label.split(/[\\/]/).pop()}
+              #{image.index} {stripLabel(image.label)}
             </span>
           </button>
         ))}
@@ -75,13 +76,13 @@ function Turn({ session, turn }: { session: VisionSession; turn: VisionSession['
             ))}
           </div>
         )}
+        {/* Only what the person wrote: the engine's added instructions stay out of the bubble. */}
         <div className="vision-text">{prompt.user}</div>
-        {prompt.engine && <div className="vision-engine-text">{prompt.engine}</div>}
       </div>
       <div className="vision-bubble assistant">
         <div className="vision-who">{t('vision.assistant')}</div>
-        <div className="vision-text" data-testid="vision-reply">
-          {turn.seq === 0 ? replyWithoutSummary(turn.reply, session.summary) : turn.reply}
+        <div className="vision-answer" data-testid="vision-reply">
+          <Markdown source={turn.seq === 0 ? replyWithoutSummary(turn.reply, session.summary) : turn.reply} />
         </div>
         <div className="vision-usage" data-testid="vision-turn-usage">
           {usageLine(t, turn.usage)}

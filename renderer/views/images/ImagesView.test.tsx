@@ -24,8 +24,9 @@ interface FakeHost {
 }
 
 /** A bridge over an in-memory "host": the view only ever sees AppBridge results. */
-function fakeHost(options: { settings?: typeof baseSettings; analyze?: (input: any) => Result<unknown> } = {}): FakeHost {
+function fakeHost(options: { settings?: typeof baseSettings; analyze?: (input: any) => Result<unknown>; listed?: boolean; turns?: unknown[] } = {}): FakeHost {
   const calls: FakeHost['calls'] = [];
+  let deleted = false;
   const session = {
     id: 'vs_1',
     summary: 'A flange drawing',
@@ -34,15 +35,17 @@ function fakeHost(options: { settings?: typeof baseSettings; analyze?: (input: a
     providerId: 'qwen',
     model: 'qwen-vl-max',
     images: [{ index: 0, origin: 'source', label: 'flange.png', width: 800, height: 600 }],
-    turns: [{ seq: 0, kind: 'analyze', prompt: 'What is this?', imageIndexes: [0], reply: 'A flange with four holes.', createdAt: 2, usage }],
+    turns: options.turns ?? [{ seq: 0, kind: 'analyze', prompt: 'What is this?', imageIndexes: [0], reply: 'A flange with four holes.', createdAt: 2, usage }],
     usage,
   };
   const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
   const handlers: Record<string, (input: any) => Result<unknown>> = {
     getSettings: () => ok(options.settings ?? baseSettings),
-    visionListSessions: () => ok(calls.some((c) => c.channel === 'visionAnalyze') ? [{ id: 'vs_1', summary: session.summary, sources: ['flange.png'], createdAt: 1, lastAccessAt: 2, iterations: 1, imageCount: 1, usage }] : []),
+    visionListSessions: () => ok(!deleted && (options.listed || calls.some((c) => c.channel === 'visionAnalyze')) ? [{ id: 'vs_1', summary: session.summary, sources: ['flange.png'], createdAt: 1, lastAccessAt: 2, iterations: 1, imageCount: 1, usage }] : []),
     visionGetSession: () => ok(session),
     visionGetImage: () => ok({ mimeType: 'image/png', dataBase64: 'iVBORw0KGgo=', width: 8, height: 6 }),
+    visionRenameSession: (input) => ((session.summary = input.summary), ok({ sessionId: input.sessionId, summary: input.summary })),
+    visionDeleteSession: (input) => ((deleted = true), ok({ sessionId: input.sessionId })),
     visionAnalyze: options.analyze ?? (() => ok({ sessionId: 'vs_1', summary: session.summary, description: 'A flange with four holes.', usage, sessionUsage: usage, imageIndexes: [0], providerId: 'qwen', model: 'qwen-vl-max' })),
   };
   const bridge = new Proxy({ on: () => () => {} } as Record<string, unknown>, {
@@ -130,5 +133,82 @@ describe('Images view', () => {
       fireEvent.click(screen.getByTestId('vision-open-settings'));
     });
     expect(store.getState().view).toBe('settings');
+  });
+
+  it('retries a failed turn with the same question and images', async () => {
+    let attempts = 0;
+    const host = fakeHost({
+      settings: { ...baseSettings, providers: [provider], roles: { ...baseSettings.roles, vision: { providerId: 'qwen', model: 'qwen-vl-max' } } },
+      analyze: () =>
+        ++attempts === 1
+          ? { ok: false, error: { code: 'LLM_TRANSPORT_UNAVAILABLE', message: 'Provider unreachable.', retryable: true } }
+          : { ok: true, value: { sessionId: 'vs_1', summary: 'A flange drawing', description: 'ok', usage, sessionUsage: usage, imageIndexes: [0], providerId: 'qwen', model: 'qwen-vl-max' } },
+    });
+    await renderImages(host);
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([new Uint8Array([1, 2, 3])], 'x.png', { type: 'image/png' })] } });
+    });
+    await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(1));
+    fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'Hi' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-send'));
+    });
+    await act(async () => {
+      fireEvent.click(await screen.findByTestId('vision-retry'));
+    });
+    await waitFor(() => expect(screen.queryByTestId('vision-error')).toBeNull());
+    const sent = host.calls.filter((c) => c.channel === 'visionAnalyze').map((c) => ({ prompt: c.input.prompt, images: c.input.images }));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+  });
+
+  it("renders answers as Markdown and keeps the engine's instructions and <summary> tags out of the bubble and title", async () => {
+    const host = fakeHost({
+      listed: true,
+      turns: [
+        {
+          seq: 0,
+          kind: 'analyze',
+          prompt: 'What is this?\n\nAfter your answer, add one final line of the form "SUMMARY: <one sentence naming what the images show>".',
+          imageIndexes: [0],
+          reply: '## Parts\n- **Flange** DN50\n- 4 × `M16` bolts\n<summary>A flange drawing</summary>',
+          createdAt: 2,
+          usage,
+        },
+      ],
+    });
+    const store = await renderImages(host);
+    await act(async () => {
+      await store.getState().openVisionSession('vs_1');
+    });
+    const turn = screen.getByTestId('vision-turn-0');
+    expect(turn.querySelector('.vision-bubble.user')!.textContent).not.toMatch(/SUMMARY|After your answer/);
+    const reply = screen.getByTestId('vision-reply');
+    expect(reply.querySelector('li strong')?.textContent).toBe('Flange');
+    expect(reply.querySelector('code')?.textContent).toBe('M16');
+    expect(reply.textContent).not.toContain('summary');
+    expect(document.querySelector('.images-title')!.textContent).toBe('A flange drawing');
+  });
+
+  it('renames and deletes a session from the list', async () => {
+    const host = fakeHost({ listed: true });
+    const store = await renderImages(host);
+    await act(async () => {
+      await store.getState().openVisionSession('vs_1');
+    });
+    fireEvent.click(screen.getByTestId('vision-rename'));
+    fireEvent.change(screen.getByTestId('vision-rename-input'), { target: { value: 'Flange DN50' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-rename-save'));
+    });
+    expect(host.calls.find((c) => c.channel === 'visionRenameSession')!.input).toEqual({ sessionId: 'vs_1', summary: 'Flange DN50' });
+    await waitFor(() => expect(screen.getByTestId('vision-session-vs_1').textContent).toContain('Flange DN50'));
+    fireEvent.click(screen.getByTestId('vision-delete'));
+    expect(host.calls.some((c) => c.channel === 'visionDeleteSession')).toBe(false);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-delete'));
+    });
+    await waitFor(() => expect(screen.queryByTestId('vision-session-vs_1')).toBeNull());
+    expect(store.getState().visionSession).toBeNull();
   });
 });

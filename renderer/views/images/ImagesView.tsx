@@ -3,6 +3,7 @@ import { useApp, useT } from '../../store/StoreContext';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
 import { SessionList } from './SessionList';
+import { sessionTitle } from './turnText';
 import { VisionErrorNotice } from './VisionErrorNotice';
 import { ZoomPanel } from './ZoomPanel';
 import './images.css';
@@ -25,7 +26,7 @@ export function ImagesView() {
     <section className="images-view" data-testid="images-view">
       <SessionList />
       <div className="images-main">
-        <h1 className="images-title">{session ? session.summary || t('vision.sessions.untitled') : t('vision.sessions.new')}</h1>
+        <h1 className="images-title">{session ? sessionTitle(session.summary) || t('vision.sessions.untitled') : t('vision.sessions.new')}</h1>
         {notConfigured && (
           <div className="vision-notice" data-testid="vision-not-configured">
             <span>{t('vision.notConfigured')}</span>

@@ -19,6 +19,9 @@ export function VisionErrorNotice() {
   const error = useApp((s) => s.visionError);
   const dismiss = useApp((s) => s.showVisionError);
   const navigate = useApp((s) => s.navigate);
+  const canRetry = useApp((s) => s.visionCanRetry);
+  const retry = useApp((s) => s.retryVision);
+  const busy = useApp((s) => s.visionBusy);
   if (!error) return null;
   const text = visionErrorText(t, error);
   return (
@@ -32,6 +35,11 @@ export function VisionErrorNotice() {
         {SETTINGS_CODES.has(error.code) && (
           <button type="button" className="btn-primary" data-testid="vision-open-settings" onClick={() => navigate('settings')}>
             {t('vision.error.openSettings')}
+          </button>
+        )}
+        {canRetry && (
+          <button type="button" className="btn-primary" data-testid="vision-retry" disabled={!!busy} onClick={() => void retry()}>
+            {t('vision.error.retry')}
           </button>
         )}
         <button type="button" className="btn-ghost" onClick={() => dismiss(null)}>

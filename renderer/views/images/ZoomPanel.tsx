@@ -70,23 +70,24 @@ export function ZoomPanel({ session, imageIndex, onClose }: { session: VisionSes
           />
         )}
       </div>
-      {region && (
-        <form
-          className="vision-zoom-ask"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void send();
-          }}
-        >
-          <span className="hint" data-testid="vision-zoom-region">
-            {t('vision.zoom.region', { x: percent(region.x), y: percent(region.y), w: percent(region.width), h: percent(region.height) })}
-          </span>
-          <input data-testid="vision-zoom-prompt" value={prompt} placeholder={t('vision.zoom.prompt')} onChange={(event) => setPrompt(event.target.value)} />
-          <button type="submit" className="btn-primary" data-testid="vision-zoom-send" disabled={!!busy || prompt.trim() === ''}>
-            {t('vision.zoom.send')}
-          </button>
-        </form>
-      )}
+      {/* Always laid out (hidden until a box exists): a form appearing mid-drag used to push the
+          image up by its height, so the box landed away from where the pointer was pressed. */}
+      <form
+        className={`vision-zoom-ask${region ? '' : ' idle'}`}
+        aria-hidden={region ? undefined : true}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <span className="hint" data-testid="vision-zoom-region">
+          {region ? t('vision.zoom.region', { x: percent(region.x), y: percent(region.y), w: percent(region.width), h: percent(region.height) }) : ''}
+        </span>
+        <input data-testid="vision-zoom-prompt" value={prompt} placeholder={t('vision.zoom.prompt')} disabled={!region} onChange={(event) => setPrompt(event.target.value)} />
+        <button type="submit" className="btn-primary" data-testid="vision-zoom-send" disabled={!region || !!busy || prompt.trim() === ''}>
+          {t('vision.zoom.send')}
+        </button>
+      </form>
     </div>
   );
 }

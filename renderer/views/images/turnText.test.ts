@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replyWithoutSummary, splitTurnPrompt } from './turnText';
+import { replyWithoutSummary, sessionTitle, splitTurnPrompt, stripLabel } from './turnText';
 
 describe('turn text', () => {
   it('separates the engine summary instruction from the first question', () => {
@@ -18,5 +18,16 @@ describe('turn text', () => {
     expect(replyWithoutSummary('A green square.\n**Summary:** Green square', 'Green square')).toBe('A green square.');
     expect(replyWithoutSummary('A green square.\nSUMMARY: Something else', 'Green square')).toBe('A green square.\nSUMMARY: Something else');
     expect(replyWithoutSummary('SUMMARY: Green square', 'Green square')).toBe('SUMMARY: Green square');
+  });
+
+  it("removes picsense's <summary> tags from the answer and the title", () => {
+    expect(replyWithoutSummary('<summary>Flange</summary>\nFour holes.', 'Flange')).toBe('Four holes.');
+    expect(sessionTitle('<summary>Flange  drawing</summary>')).toBe('Flange drawing');
+  });
+
+  it('shortens image labels to the file name, keeping the page of a PDF', () => {
+    expect(stripLabel('/home/me/drawings/set.pdf p.2/12')).toBe('set.pdf p.2/12');
+    expect(stripLabel('C:\\scans\\sheet.png')).toBe('sheet.png');
+    expect(stripLabel('flange.png')).toBe('flange.png');
   });
 });

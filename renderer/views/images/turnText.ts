@@ -27,10 +27,27 @@ export function splitTurnPrompt(turn: TurnLike): TurnPrompt {
   return { user: turn.prompt, engine: null };
 }
 
-/** The reply without its last line when that line only repeats the session summary (shown as the title). */
+/**
+ * The reply without the summary the engine asked for (shown as the title instead): picsense-style
+ * `<summary>…</summary>` tags anywhere, or a last line that only repeats the session summary.
+ */
 export function replyWithoutSummary(reply: string, summary: string): string {
+  const untagged = reply.replace(/<summary>[\s\S]*?<\/summary>/gi, '').replace(/\n{3,}/g, '\n\n').trim();
+  if (untagged !== reply.trim()) return untagged;
   const lines = reply.trimEnd().split('\n');
   const last = lines.at(-1)?.trim() ?? '';
   const match = /^[*_#>\s-]*summary[*_]*\s*[:：][*_]*\s*(.+?)[\s*_]*$/i.exec(last);
   return lines.length > 1 && match && match[1] === summary ? lines.slice(0, -1).join('\n').trimEnd() : reply;
+}
+
+/** A session title without markup the model may have put in it (older sessions kept `<summary>` tags). */
+export function sessionTitle(summary: string): string {
+  return summary.replace(/<\/?summary>/gi, '').replace(/\s+/g, ' ').trim();
+}
+
+/** A label without its folders; a PDF page keeps its "p.N/M" suffix (which contains a slash). */
+export function stripLabel(label: string): string {
+  const page = /^(.*?)( p\.\d+\/\d+)$/.exec(label);
+  const base = (page ? page[1]! : label).split(/[\\/]/).pop();
+  return `${base}${page ? page[2] : ''}`;
 }

@@ -30,6 +30,11 @@ function FindingCard({ finding, n }: { finding: FindingView; n: number }) {
         <span className={`pill sev-${finding.severity}`}>{t(`review.severity.${finding.severity}`)}</span>
         <span className="mono">{finding.checklistItemId}</span>
         {finding.source === 'llm' && <span className="pill llm" data-testid="finding-llm">{t('review.finding.llm')}</span>}
+        {finding.hypothesis && (
+          <span className="pill hypothesis" data-testid="finding-hypothesis" title={t('review.finding.hypothesisHint')}>
+            {t('review.finding.hypothesis')}
+          </span>
+        )}
         <span className={`pill state-${annotation.state}`} data-testid="finding-state">
           {t(`review.state.${annotation.state}`)}
         </span>
@@ -37,7 +42,7 @@ function FindingCard({ finding, n }: { finding: FindingView; n: number }) {
       <p className="finding-message">{finding.message}</p>
       {editing === null ? (
         <p className="finding-annotation">
-          <span className="hint">{t('review.finding.annotation')}</span> <span className="mono">[AI-R {finding.shortId}]</span> {annotation.text}
+          <span className="hint">{t('review.finding.annotation')}</span> {annotation.text}
         </p>
       ) : (
         <div className="finding-edit" onClick={(e) => e.stopPropagation()}>
@@ -65,7 +70,17 @@ function FindingCard({ finding, n }: { finding: FindingView; n: number }) {
         </p>
       )}
       {written && finding.writtenAt && <p className="hint ok">{t('review.finding.writtenAt', { at: new Date(finding.writtenAt).toLocaleString() })}</p>}
-      {!written && editing === null && (
+      {!written && editing === null && finding.hypothesis && (
+        <div className="finding-actions" onClick={(e) => e.stopPropagation()}>
+          <button type="button" className="btn-ghost ok" onClick={() => void decide(finding.id, { kind: 'promote' })} data-testid="finding-promote">
+            {t('review.finding.promote')}
+          </button>
+          <button type="button" className="btn-ghost danger" disabled={annotation.state === 'rejected'} onClick={() => void decide(finding.id, { kind: 'reject' })} data-testid="finding-reject">
+            {t('review.finding.reject')}
+          </button>
+        </div>
+      )}
+      {!written && editing === null && !finding.hypothesis && (
         <div className="finding-actions" onClick={(e) => e.stopPropagation()}>
           <button
             type="button"

@@ -134,6 +134,11 @@ export const findingViewSchema = z
     checklistItemId: z.string(),
     severity: severityViewSchema,
     source: z.enum(['rule', 'llm']),
+    /**
+     * An AI finding no CAD evidence near its location confirms: show it apart; its annotation
+     * cannot be approved or written until the user promotes it (decision `promote`).
+     */
+    hypothesis: z.boolean(),
     message: z.string(),
     evidenceRefs: z.array(z.string()),
     location: z.discriminatedUnion('kind', [
@@ -246,7 +251,9 @@ export const reviewChannels = {
   reviewRunImage: { input: z.object({ runId: z.string().min(1).max(200), file: z.string().min(1).max(500) }).strict(), output: imageViewSchema },
   /**
    * Approve (bound to the payload hash shown), edit (text and/or arrow tip) or reject one
-   * annotation. Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN, REVIEW_ANNOTATION_INVALID.
+   * annotation, or promote an AI hypothesis to a finding whose annotation may then be approved.
+   * Errors: REVIEW_FINDING_NOT_FOUND, REVIEW_APPROVAL_STALE, REVIEW_ANNOTATION_WRITTEN,
+   * REVIEW_ANNOTATION_INVALID, REVIEW_HYPOTHESIS_NOT_PROMOTED (approve/edit of an unpromoted hypothesis).
    */
   reviewDecide: {
     input: z
@@ -257,6 +264,7 @@ export const reviewChannels = {
           z.object({ kind: z.literal('approve'), payloadHash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
           z.object({ kind: z.literal('edit'), text: z.string().max(500).optional(), anchor: reviewPointSchema.optional() }).strict(),
           z.object({ kind: z.literal('reject') }).strict(),
+          z.object({ kind: z.literal('promote') }).strict(),
         ]),
       })
       .strict(),

@@ -53,7 +53,7 @@ export const visionSessionListingSchema = z
   })
   .strict();
 
-export const visionImageOriginSchema = z.enum(['source', 'zoom', 'video-frame']);
+export const visionImageOriginSchema = z.enum(['source', 'zoom', 'video-frame', 'pdf-page']);
 
 /** One image of a session. `index` is what visionZoom and visionGetImage take. */
 export const visionSessionImageSchema = z
@@ -181,6 +181,22 @@ export const visionChannels = {
   visionGetImage: {
     input: z.object({ sessionId: z.string().min(1).max(200), imageIndex: z.number().int().nonnegative() }).strict(),
     output: z.object({ mimeType: z.string(), dataBase64: z.string(), width: z.number().int().positive(), height: z.number().int().positive() }).strict(),
+  },
+  /**
+   * Renames a session: its summary, the title in the list and in list_sessions. Waits for a
+   * running turn of the session. Errors: VISION_SESSION_NOT_FOUND.
+   */
+  visionRenameSession: {
+    input: z.object({ sessionId: z.string().min(1).max(200), summary: z.string().trim().min(1).max(200) }).strict(),
+    output: z.object({ sessionId: z.string(), summary: z.string() }).strict(),
+  },
+  /**
+   * Deletes a session with its turns and the images no other session uses. Waits for a running
+   * turn of the session. Errors: VISION_SESSION_NOT_FOUND.
+   */
+  visionDeleteSession: {
+    input: z.object({ sessionId: z.string().min(1).max(200) }).strict(),
+    output: z.object({ sessionId: z.string() }).strict(),
   },
 } as const;
 

@@ -26,6 +26,28 @@ const TITLES: Record<ProjectionViewName, string> = { front: 'FRONT VIEW', top: '
 /** Dimension numbers: at most two decimals, no trailing zeros (40, 12.5, 33.33). */
 export const formatMm = (value: number): string => String(Math.round(value * 100) / 100);
 
+/** Same straight segment regardless of direction ("M a L b" = "M b L a"); other paths keep their text. */
+function segmentKey(d: string): string {
+  const m = /^M\s*(\S+)\s+(\S+)\s*L\s*(\S+)\s+(\S+)$/.exec(d.trim());
+  if (!m) return d.trim();
+  const [p, q] = [`${m[1]} ${m[2]}`, `${m[3]} ${m[4]}`].sort();
+  return `${p}|${q}`;
+}
+
+/**
+ * Hidden edges that coincide in projection (two holes one behind the other) would overlay their
+ * dash patterns into what looks like a solid line; hidden edges under a visible one add nothing.
+ */
+export function distinctHidden(hidden: string[], visible: string[]): string[] {
+  const seen = new Set(visible.map(segmentKey));
+  return hidden.filter((d) => {
+    const key = segmentKey(d);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Drawing coordinates of a model point in a view (replicad's SVG convention: y down). */
 const project = (camera: ViewCamera, p: Vec3): [number, number] => [dot(p, camera.x_axis), -dot(p, camera.y_axis)];
 
@@ -153,7 +175,7 @@ export function projectionSvg(input: DrawingInput): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${vb.join(' ')}" width="${w}mm" height="${h}mm">`,
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="white"/>`,
     `<g fill="none" stroke-linecap="round" stroke-linejoin="round">`,
-    paths(input.view.hidden, `stroke="#5f6670" stroke-width="${n(size / 450)}" stroke-dasharray="${n(size / 70)} ${n(size / 110)}"`),
+    paths(distinctHidden(input.view.hidden, input.view.visible), `stroke="#5f6670" stroke-width="${n(size / 450)}" stroke-dasharray="${n(size / 70)} ${n(size / 110)}"`),
     paths(input.view.visible, `stroke="black" stroke-width="${n(size / 220)}"`),
     `<path d="${annotation.join('')}" stroke="#1f4fbf" stroke-width="${n(thin * 1.5)}"/>`,
     `<g stroke="#1f4fbf" stroke-width="${n(text / 9)}"><path d="${lettering.join('')}"/>${rotated.join('')}</g>`,

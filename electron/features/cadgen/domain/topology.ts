@@ -25,6 +25,8 @@ export interface FaceInfo {
   radius_mm?: number;
   /** Cylinders: true when material lies outside the surface (a bore), false for a boss/shaft. */
   concave?: boolean;
+  /** Cylinders: angular extent of the face around its axis (360 for a full bore or shaft, 90 for a corner fillet). */
+  angle_span_deg?: number;
   adjacent_faces: number[];
 }
 

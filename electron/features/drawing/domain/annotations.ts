@@ -88,8 +88,11 @@ export function textTags(d: Dialect, handles: HandleAllocator, at: Vec2, height:
   return tags;
 }
 
-/** A leader (LEADER entity on R13+, lines and a filled arrowhead on R12) plus its text. */
-export function leaderTags(d: Dialect, handles: HandleAllocator, points: Vec2[], text: string, height: number): Tag[] {
+/**
+ * A leader (LEADER entity on R13+, lines and a filled arrowhead on R12) plus its text; `xdata`
+ * (e.g. the review id) is appended to the text entity.
+ */
+export function leaderTags(d: Dialect, handles: HandleAllocator, points: Vec2[], text: string, height: number, xdata: Tag[] = []): Tag[] {
   const tags: Tag[] = [];
   if (d.subclasses && d.dimStyle) {
     const leader = head('LEADER', 'AcDbLeader', d, handles).tags;
@@ -109,7 +112,7 @@ export function leaderTags(d: Dialect, handles: HandleAllocator, points: Vec2[],
   const last = points[points.length - 1] as Vec2;
   const before = points[points.length - 2] as Vec2;
   const dir = last.x >= before.x ? 1 : -1;
-  tags.push(...textTags(d, handles, { x: last.x + dir * height * 0.5, y: last.y + height * 0.2 }, height, text));
+  tags.push(...textTags(d, handles, { x: last.x + dir * height * 0.5, y: last.y + height * 0.2 }, height, text), ...xdata);
   return tags;
 }
 

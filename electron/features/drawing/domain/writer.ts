@@ -6,6 +6,8 @@ export interface WriteEdits {
   entities: Tag[];
   /** Table entries appended to the LAYER table (the review layer when it is missing). */
   layerEntries: Tag[];
+  /** Table entries appended to the APPID table (CadSight's XDATA application when missing). */
+  appIdEntries?: Tag[];
   /** New $HANDSEED value, when handles were allocated. */
   handSeed?: string;
 }
@@ -29,6 +31,7 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   const { codes, values } = doc.tags;
   const entitiesSection = doc.sections.find((s) => s.name === 'ENTITIES');
   const layerTable = doc.tables.find((t) => t.name === 'LAYER');
+  const appIdTable = doc.tables.find((t) => t.name === 'APPID');
   const objects = doc.sections.find((s) => s.name === 'OBJECTS');
   const seedIndex = doc.header.get('$HANDSEED')?.valueIndex;
   const parts: string[] = [];
@@ -36,6 +39,7 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   const entitiesBlock = emit(edits.entities);
   for (let i = 0; i < codes.length; i++) {
     if (layerTable && i === layerTable.end && edits.layerEntries.length) parts.push(emit(edits.layerEntries));
+    if (appIdTable && i === appIdTable.end && edits.appIdEntries?.length) parts.push(emit(edits.appIdEntries));
     if (entitiesSection && i === entitiesSection.end) parts.push(entitiesBlock);
     const isEof = codes[i] === 0 && (values[i] as string).trim() === 'EOF';
     if (!entitiesSection && edits.entities.length && (isEof || (objects && i === objects.start))) parts.push(line(0, 'SECTION') + line(2, 'ENTITIES') + entitiesBlock + line(0, 'ENDSEC'));

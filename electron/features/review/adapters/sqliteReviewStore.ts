@@ -143,6 +143,20 @@ export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date): Re
     failFrame(runId, frameId, error) {
       immediate(db, () => db.prepare(`UPDATE review_frames SET status = 'failed', error_json = ? WHERE run_id = ? AND frame_id = ?`).run(JSON.stringify(error), runId, frameId));
     },
+    getFinding(findingId) {
+      const row = db.prepare('SELECT f.finding_json FROM review_findings f JOIN review_runs r ON r.id = f.run_id WHERE f.finding_id = ? ORDER BY r.created_at DESC LIMIT 1').get(findingId) as { finding_json: string } | undefined;
+      return row ? findingSchema.parse(JSON.parse(row.finding_json)) : undefined;
+    },
+    promoteFinding(findingId) {
+      immediate(db, () => {
+        const rows = db.prepare('SELECT run_id, finding_json FROM review_findings WHERE finding_id = ?').all(findingId) as { run_id: string; finding_json: string }[];
+        const update = db.prepare('UPDATE review_findings SET finding_json = ? WHERE run_id = ? AND finding_id = ?');
+        for (const row of rows) {
+          const { hypothesis: _hypothesis, ...confirmed } = findingSchema.parse(JSON.parse(row.finding_json));
+          update.run(JSON.stringify(confirmed), row.run_id, findingId);
+        }
+      });
+    },
     listFindings(runId) {
       const rows = db.prepare('SELECT finding_json FROM review_findings WHERE run_id = ? ORDER BY seq').all(runId) as { finding_json: string }[];
       return rows.map((row) => findingSchema.parse(JSON.parse(row.finding_json)));

@@ -1,7 +1,7 @@
 import { AppError, toAppErrorData, type AppErrorData } from '../../../../shared/errors';
 import type { DrawingSource, DrawingWriteTarget } from '../ports/drawingSource';
 import type { ReviewStore } from '../ports/reviewStore';
-import { applyAnnotationEvent, isWritable, leaderPayload, payloadHash, type Annotation, type AnnotationEvent } from '../domain/annotation';
+import { applyAnnotationEvent, isWritable, leaderPayload, payloadHash, visibleIdPayload, type Annotation, type AnnotationEvent } from '../domain/annotation';
 import { AI_REVIEW_LAYER } from '../domain/drawingData';
 import { shortIdsInText, type Finding } from '../domain/finding';
 import { callJsonTool, learnToolParams, newMeter } from './toolCalls';
@@ -33,9 +33,22 @@ export function listAnnotatedFindings(store: ReviewStore, runId: string): Annota
 export function decideAnnotation(store: ReviewStore, findingId: string, event: Exclude<AnnotationEvent, { kind: 'written' }>): Annotation {
   const current = store.getAnnotation(findingId);
   if (!current) throw new AppError('REVIEW_FINDING_NOT_FOUND', `No annotation for finding ${findingId}.`, { data: { findingId } });
+  if (event.kind !== 'reject' && store.getFinding(findingId)?.hypothesis) {
+    throw new AppError('REVIEW_HYPOTHESIS_NOT_PROMOTED', `Finding ${current.shortId} is an AI hypothesis without CAD evidence; promote it before approving its annotation.`, { data: { findingId } });
+  }
   const next = applyAnnotationEvent(current, event);
   store.saveAnnotation(next);
   return next;
+}
+
+/**
+ * The user confirms an AI hypothesis (a finding no CAD evidence near it supports): from now on its
+ * annotation can be approved and written. Errors: REVIEW_FINDING_NOT_FOUND.
+ */
+export function promoteHypothesis(store: ReviewStore, findingId: string): void {
+  const finding = store.getFinding(findingId);
+  if (!finding) throw new AppError('REVIEW_FINDING_NOT_FOUND', `Finding ${findingId} does not exist.`, { data: { findingId } });
+  if (finding.hypothesis) store.promoteFinding(findingId);
 }
 
 export interface WriteOutcome {
@@ -47,7 +60,7 @@ export interface WriteOutcome {
   saved: string | null;
 }
 
-/** Short ids of our annotations already present on the AI_REVIEW layer. */
+/** Short ids of our annotations already present on the AI_REVIEW layer (XDATA ids, and ids in older visible texts). */
 async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | undefined): Promise<Set<string>> {
   if (!textsTool) return new Set();
   const meter = newMeter();
@@ -56,7 +69,14 @@ async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | 
     const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { offset, limit }));
     return { items: page.texts, total: page.total };
   }, MAX_LISTED_TEXTS);
-  return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => shortIdsInText(t.text)));
+  return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => [...(t.reviewId ? [t.reviewId] : []), ...shortIdsInText(t.text)]));
+}
+
+/** Whether the target's leader tool announces a `reviewId` parameter (the id kept out of the visible text). */
+async function keepsIdHidden(target: DrawingWriteTarget, reader: DrawingSource, tool: string): Promise<boolean> {
+  const info = (await reader.listTools()).find((t) => t.name === tool);
+  const properties = (info?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties !== undefined && 'reviewId' in properties && target.capabilityTools.leaderWrite === tool;
 }
 
 /**
@@ -75,10 +95,12 @@ export async function writeApprovedAnnotations(
 ): Promise<WriteOutcome> {
   const leaderTool = target.capabilityTools.leaderWrite;
   if (!leaderTool) throw new AppError('REVIEW_WRITE_UNSUPPORTED', `${target.label} offers no leader annotation tool.`);
-  const candidates = listAnnotatedFindings(store, runId).filter((a) => isWritable(a.annotation));
+  // An unpromoted AI hypothesis is never written, whatever its annotation says.
+  const candidates = listAnnotatedFindings(store, runId).filter((a) => isWritable(a.annotation) && !a.finding.hypothesis);
   const outcome: WriteOutcome = { written: [], recognised: [], failed: [], saved: null };
   if (candidates.length === 0) return outcome;
   const onLayer = await shortIdsOnReviewLayer(reader, reader.capabilityTools.texts);
+  const hidden = await keepsIdHidden(target, reader, leaderTool);
   for (const { annotation } of candidates) {
     const hash = payloadHash(annotation);
     const record = { findingId: annotation.findingId, runId, payloadHash: hash, writtenAt: now().toISOString() };
@@ -89,7 +111,7 @@ export async function writeApprovedAnnotations(
       continue;
     }
     try {
-      const payload = leaderPayload(annotation);
+      const payload = hidden ? leaderPayload(annotation) : visibleIdPayload(leaderPayload(annotation));
       const result = await target.callTool(leaderTool, payload.args);
       if (result.isError) {
         const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join(' ');

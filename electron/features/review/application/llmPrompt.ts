@@ -8,6 +8,8 @@ export interface FramePromptInput {
   evidence: FrameEvidence;
   images: readonly { ref: ScreenshotRef }[];
   locale: 'zh-CN' | 'en';
+  /** Language of the drawing: annotation texts are written into it. */
+  annotationLocale: 'zh-CN' | 'en';
   submitTool: string;
 }
 
@@ -62,7 +64,8 @@ export function buildFramePrompt(input: FramePromptInput): { system: string; use
     'Report only what the evidence shows. You may call the read-only tools offered to confirm details; your budget of calls is limited.',
     `Report findings only by calling ${input.submitTool} once, with frameId "${frame.id}". Use checklistItemId values from the list. Cite evidenceRefs you were given: entity:<handle>, tool:<name>, screenshot ids, titleblock:<frame>/<field>.`,
     'Locations are drawing coordinates {kind:"point",x,y} or {kind:"bbox",...}, or pixels of a screenshot {kind:"pixel",screenshotId,x,y} (origin top-left).',
-    locale === 'zh-CN' ? 'Write message and annotationText in Chinese.' : 'Write message and annotationText in English.',
+    'Every finding must cite at least one entity:<handle> (or entity:fp:<fingerprint>) or titleblock field lying at or near its location that confirms it; a screenshot alone is not evidence.',
+    `Write message in ${locale === 'zh-CN' ? 'Chinese' : 'English'} and annotationText (written into the drawing) in ${input.annotationLocale === 'zh-CN' ? 'Chinese' : 'English'}.`,
   ].join('\n');
   const user = `Checklist items:\n${JSON.stringify(items)}\n\nFrame evidence:\n${json}\n\nThe images are the screenshots listed above, in order.`;
   return { system, user, refs };

@@ -38,7 +38,8 @@ const call = (name: string, args: Record<string, unknown> = {}): ScriptStep => (
 const missingDimension = {
   checklistItemId: 'LLM-001',
   message: '技术要求附近的台阶缺少定位尺寸',
-  location: { kind: 'pixel', screenshotId: 'screenshot:F1/overview', x: 640, y: 452 },
+  // Pixel (183, 296) of the 1280 px overview of the 420×297 frame is (60.05, 199.88): by text 20.
+  location: { kind: 'pixel', screenshotId: 'screenshot:F1/overview', x: 183, y: 296 },
   evidenceRefs: ['screenshot:F1/overview', 'entity:20', 'tool:get_dimensions'],
   annotationText: '缺少定位尺寸',
 };
@@ -64,8 +65,9 @@ describe('the LLM sub-loop', () => {
     expect(llmFinding.checklistItemId).toBe('LLM-001');
     expect(llmFinding.severity).toBe('major');
     const point = llmFinding.location.kind === 'point' ? llmFinding.location.point : undefined;
-    expect(point!.x).toBeCloseTo(210, 0);
-    expect(point!.y).toBeCloseTo(148.5, 0);
+    expect(point!.x).toBeCloseTo(60.05, 1);
+    expect(point!.y).toBeCloseTo(199.88, 1);
+    expect(llmFinding.hypothesis).toBeUndefined();
     expect(frame.evidence?.llmCalls).toEqual([{ tool: 'get_dimensions', argsDigest: expect.stringMatching(/^[0-9a-f]{64}$/), resultDigest: expect.stringMatching(/^[0-9a-f]{64}$/), refused: null }]);
     // The model got the screenshot and, on the second turn, the tool's result.
     expect(JSON.stringify(requests[0]!.body)).toContain('image/png');
@@ -112,6 +114,28 @@ describe('the LLM sub-loop', () => {
     expect(result.report!.findings.some((f) => f.source === 'llm')).toBe(false);
     expect(result.report!.findings.map((f) => `${f.frameId}:${f.checklistItemId}`)).toContain('F1:DIM-001');
     expect(result.report!.notEvaluated.find((n) => n.checklistItemId === 'LLM-001')).toMatchObject({ frameIds: ['F1'] });
+  });
+
+  it('re-asks once for a finding that cites only a screenshot or an entity far from it, then keeps it as a hypothesis that is never written unpromoted', async () => {
+    const screenshotOnly = { ...missingDimension, evidenceRefs: ['screenshot:F1/overview'] };
+    const farEntity = { ...missingDimension, location: { kind: 'point', x: 300, y: 250 }, evidenceRefs: ['entity:30'] };
+    const { result, requests } = await llmReview([submit([screenshotOnly, farEntity]), submit([screenshotOnly, farEntity])]);
+    expect(JSON.stringify(requests[1]!.body)).toContain('a screenshot or tool name alone is not CAD evidence');
+    const ai = result.report!.findings.filter((f) => f.source === 'llm');
+    expect(ai.map((f) => f.hypothesis)).toEqual([true, true]);
+    expect(result.status).toBe('completed');
+    const { decideAnnotation, listAnnotatedFindings, promoteHypothesis } = await import('./annotationWriter');
+    const item = listAnnotatedFindings(store, 'run-llm').find((a) => a.finding.id === ai[0]!.id)!;
+    expect(() => decideAnnotation(store, item.finding.id, { kind: 'approve', payloadHash: item.payloadHash })).toThrow(expect.objectContaining({ code: 'REVIEW_HYPOTHESIS_NOT_PROMOTED' }));
+    promoteHypothesis(store, item.finding.id);
+    expect(store.getFinding(item.finding.id)!.hypothesis).toBeUndefined();
+    expect(decideAnnotation(store, item.finding.id, { kind: 'approve', payloadHash: item.payloadHash }).state).toBe('approved');
+  });
+
+  it('accepts a finding corrected to cite a nearby entity after the evidence re-ask', async () => {
+    const screenshotOnly = { ...missingDimension, evidenceRefs: ['screenshot:F1/overview'] };
+    const { result } = await llmReview([submit([screenshotOnly]), submit([missingDimension])]);
+    expect(result.report!.findings.filter((f) => f.source === 'llm').map((f) => f.hypothesis ?? false)).toEqual([false]);
   });
 
   it('refuses before the run a model that answers the tool-call check in plain text, with the reason', async () => {

@@ -4,9 +4,11 @@ import type { DrawingCapability, DrawingSource, DrawingToolInfo } from '../ports
 import type { RunUsage } from '../ports/reviewStore';
 import type { Checklist } from '../domain/checklist';
 import type { FrameEvidence, ScreenshotRef } from '../domain/evidence';
-import type { FindingDraft } from '../domain/finding';
 import type { Frame } from '../domain/frame';
-import { checkSubmission, submissionSchema, type SubmissionIssue } from '../domain/llmFindings';
+import { checkSubmission, submissionSchema, type SubmissionCheck, type SubmissionIssue } from '../domain/llmFindings';
+import { entityBoxes } from '../domain/cadSupport';
+import { frameUnitsPerPaperMm } from '../domain/rules';
+import type { FindingDraft } from '../domain/finding';
 import { sha256Hex } from '../domain/sha256';
 import { z } from 'zod';
 import { buildFramePrompt } from './llmPrompt';
@@ -48,6 +50,8 @@ export interface LlmFrameInput {
   evidence: FrameEvidence;
   images: { ref: ScreenshotRef; png: Uint8Array }[];
   locale: 'zh-CN' | 'en';
+  /** The drawing's language (annotation texts). */
+  annotationLocale: 'zh-CN' | 'en';
   signal?: AbortSignal;
 }
 
@@ -87,6 +91,21 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
     usage.llmLatencyMs += u.latencyMs;
   };
   const knownRefs = new Set([...prompt.refs]);
+  const support = { entityBoxes: entityBoxes(input.evidence), unitsPerPaperMm: frameUnitsPerPaperMm(input.frame) };
+  const check = (value: unknown): SubmissionCheck =>
+    checkSubmission(value, { frame: input.frame, checklist: input.checklist, knownRefs, screenshots: input.images.map((i) => i.ref), ...support });
+  // One re-ask for findings without CAD evidence near them; after it they are kept as hypotheses.
+  let evidenceReasked = false;
+  const accept = (verdict: Extract<SubmissionCheck, { ok: true }>, calls: readonly LlmToolCall[], text = ''): FindingDraft[] | undefined => {
+    if (verdict.unsupported.length === 0) return verdict.drafts;
+    if (!evidenceReasked) {
+      evidenceReasked = true;
+      reask(messages, calls, verdict.unsupported.map((u) => u.issue), 0, input.settings.maxReasks, text);
+      return undefined;
+    }
+    const weak = new Set(verdict.unsupported.map((u) => u.draft));
+    return verdict.drafts.map((d) => (weak.has(d) ? { ...d, hypothesis: true as const } : d));
+  };
   let reasks = 0;
   let executed = 0;
   let mustSubmit = false;
@@ -97,8 +116,12 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
       const forced = await input.settings.gateway.callTool({ ...request, messages, tool: submitTool });
       account(forced.usage);
       const call: LlmToolCall = { id: `forced-${usage.llmCalls}`, name: SUBMIT_TOOL, rawArguments: forced.rawArguments, parsed: forced.value };
-      const verdict = checkSubmission(forced.value, { frame: input.frame, checklist: input.checklist, knownRefs, screenshots: input.images.map((i) => i.ref) });
-      if (verdict.ok) return { drafts: verdict.drafts, log, usage };
+      const verdict = check(forced.value);
+      if (verdict.ok) {
+        const drafts = accept(verdict, [call]);
+        if (drafts) return { drafts, log, usage };
+        continue;
+      }
       reask(messages, [call], verdict.issues, ++reasks, input.settings.maxReasks);
       continue;
     }
@@ -112,9 +135,11 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
     const results: LlmContentPart[] = [];
     for (const call of response.toolCalls) {
       if (call.name === SUBMIT_TOOL) {
-        const verdict = checkSubmission(call.parsed, { frame: input.frame, checklist: input.checklist, knownRefs, screenshots: input.images.map((i) => i.ref) });
-        if (verdict.ok) return { drafts: verdict.drafts, log, usage };
-        reask(messages, response.toolCalls, verdict.issues, ++reasks, input.settings.maxReasks, response.text);
+        const verdict = check(call.parsed);
+        if (verdict.ok) {
+          const drafts = accept(verdict, response.toolCalls, response.text);
+          if (drafts) return { drafts, log, usage };
+        } else reask(messages, response.toolCalls, verdict.issues, ++reasks, input.settings.maxReasks, response.text);
         results.length = 0;
         break;
       }

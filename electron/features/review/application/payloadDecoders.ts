@@ -94,14 +94,17 @@ export function decodeEntities(tool: string, payload: unknown): { entities: Enti
 }
 
 const textsPayload = z.object({
-  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string() }).loose()),
+  texts: z.array(z.object({ handle, text: z.string(), at: point, height: z.number(), layer: z.string(), reviewId: z.string().optional() }).loose()),
   total: z.number().int().optional(),
 });
 
 export function decodeTexts(tool: string, payload: unknown): { texts: TextItem[]; total: number | undefined } {
   const page = decode(tool, textsPayload, payload);
   const key = entityKeyer();
-  return { texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer })), total: page.total };
+  return {
+    texts: page.texts.map((t) => ({ handle: key(t.handle, 'TEXT', t.at), text: t.text, position: t.at, height: t.height, layer: t.layer, ...(t.reviewId ? { reviewId: t.reviewId } : {}) })),
+    total: page.total,
+  };
 }
 
 const dimensionsPayload = z.object({

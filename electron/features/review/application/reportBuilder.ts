@@ -60,7 +60,9 @@ export function buildReport(
   });
   const frameOrder = frames.map((f) => f.frame.id);
   const sorted = sortFindings(findings, frameOrder);
-  const bySeverity = countBySeverity(sorted);
+  // Hypotheses are shown apart and do not count (nor block) until the user promotes them.
+  const confirmed = sorted.filter((f) => !f.hypothesis);
+  const bySeverity = countBySeverity(confirmed);
   const report: ReviewReport = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     runId: run.id,
@@ -71,7 +73,8 @@ export function buildReport(
     options: { llm: run.options.llm, locale: run.options.locale, frames: run.options.frames, reviewer: run.options.reviewer ?? null },
     audit: auditOf(run, frames),
     summary: {
-      total: sorted.length,
+      total: confirmed.length,
+      hypotheses: sorted.length - confirmed.length,
       bySeverity,
       hasBlocking: bySeverity.blocking > 0,
       frames: frames.length,
@@ -84,7 +87,7 @@ export function buildReport(
       error: record.error,
       evidence: record.evidence,
       screenshots: record.screenshots,
-      findingCounts: countBySeverity(sorted.filter((f) => f.frameId === record.frame.id)),
+      findingCounts: countBySeverity(confirmed.filter((f) => f.frameId === record.frame.id)),
     })),
     findings: sorted,
     notEvaluated,

@@ -58,6 +58,13 @@ describe('a rules-only review', () => {
     expect(existsSync(path.join(dir, 'out/screenshots/F1.png'))).toBe(true);
   });
 
+  it("writes the report in the run's language and the annotations in the drawing's (Chinese here)", async () => {
+    const result = await startReview(deps, session(createFakeBackend(threeFrameDrawing())), checklist, options);
+    const dim = result.report!.findings.find((f) => f.checklistItemId === 'DIM-001')!;
+    expect(dim.message).toMatch(/^Dimension text overridden/);
+    expect(dim.proposedAnnotation.text).toMatch(/^假尺寸/);
+  });
+
   it('gives a re-run of the same drawing and checklist the same finding ids', async () => {
     const first = await startReview(deps, session(createFakeBackend(threeFrameDrawing())), checklist, options);
     const second = await startReview(deps, session(createFakeBackend(threeFrameDrawing())), checklist, options);

@@ -7,7 +7,8 @@ import { drawingEvidence, frameEvidenceFrom, type DrawingData } from '../domain/
 import { completeFinding, type Finding } from '../domain/finding';
 import type { Frame } from '../domain/frame';
 import { proposeAnnotation } from '../domain/annotation';
-import { evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm } from '../domain/rules';
+import { placeFrameLeaders } from '../domain/leaderPlacement';
+import { drawingLocale, evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm, type ReviewLocale } from '../domain/rules';
 import { summariseEvidence, type FrameEvidence } from '../domain/evidence';
 import type { ReviewReport } from '../domain/report';
 import { renderReportMarkdown } from '../domain/markdown';
@@ -76,7 +77,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const data = await readDrawingData(session.source, plan, meter);
   const drawing = drawingEvidence(data, plan.frames, plan.allFrames);
   const leaderScale = plan.frames[0] ? frameUnitsPerPaperMm(plan.frames[0]) : 1;
-  const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale }).map((draft) =>
+  const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale, annotationLocale: drawingLocale(data.texts) }).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
   );
   const reviewer = options.llm && deps.llm ? { model: deps.llm.model, maxToolCallsPerFrame: deps.llm.maxToolCalls, maxReasks: deps.llm.maxReasks } : undefined;
@@ -151,6 +152,8 @@ async function executeRun(
   const todo = records.filter((r) => r.status !== 'done');
   let done = records.length - todo.length;
   const drawingRefs = [...meter.refs];
+  // Annotations are written in the drawing's language, whatever the report's.
+  const annotationLocale = drawingLocale(data.texts);
   deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length });
   await runBounded(todo, Math.min(16, Math.max(1, session.concurrency)), session.signal, async (record) => {
     let evidence: GatheredEvidence;
@@ -168,7 +171,7 @@ async function executeRun(
       if (llmUnavailable) llmError = llmUnavailable;
       else {
         try {
-          llm = await llmDrafts(deps.llm, session, plan, run, record.frame, evidence, meter);
+          llm = await llmDrafts(deps.llm, session, plan, run, record.frame, evidence, meter, annotationLocale);
           deps.store.addUsage(runId, llm.usage);
         } catch (error) {
           // A cancelled run leaves the frame pending so a resume redoes it whole.
@@ -177,7 +180,7 @@ async function executeRun(
         }
       }
     }
-    reviewFrame(deps.store, run, record.frame, evidence, llm, llmError);
+    reviewFrame(deps.store, run, record.frame, evidence, llm, llmError, annotationLocale);
     done++;
     deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length, message: record.frame.label });
   });
@@ -226,7 +229,16 @@ async function frameEvidence(session: ReviewSession, plan: ReviewPlan, data: Dra
   return { ...base, images, screenshots: images.map((i) => i.ref), toolCalls: tool ? [...drawingRefs, `tool:${tool}`] : drawingRefs };
 }
 
-function llmDrafts(settings: LlmReviewSettings, session: ReviewSession, plan: ReviewPlan, run: RunRecord, frame: Frame, evidence: GatheredEvidence, meter: ToolCallMeter): Promise<LlmFrameResult> {
+function llmDrafts(
+  settings: LlmReviewSettings,
+  session: ReviewSession,
+  plan: ReviewPlan,
+  run: RunRecord,
+  frame: Frame,
+  evidence: GatheredEvidence,
+  meter: ToolCallMeter,
+  annotationLocale: ReviewLocale,
+): Promise<LlmFrameResult> {
   return reviewFrameWithLlm({
     settings,
     source: session.source,
@@ -238,14 +250,30 @@ function llmDrafts(settings: LlmReviewSettings, session: ReviewSession, plan: Re
     evidence,
     images: evidence.images,
     locale: run.options.locale,
+    annotationLocale,
     ...(session.signal ? { signal: session.signal } : {}),
   });
 }
 
-function reviewFrame(store: ReviewStore, run: RunRecord, frame: Frame, evidence: GatheredEvidence, llm: LlmFrameResult | undefined, llmError: AppErrorData | undefined): void {
+function reviewFrame(
+  store: ReviewStore,
+  run: RunRecord,
+  frame: Frame,
+  evidence: GatheredEvidence,
+  llm: LlmFrameResult | undefined,
+  llmError: AppErrorData | undefined,
+  annotationLocale: ReviewLocale,
+): void {
   const scale = frameUnitsPerPaperMm(frame);
-  const drafts = [...evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale }), ...(llm?.drafts ?? [])];
-  const findings: Finding[] = drafts.map((draft) => completeFinding(draft, run.fingerprint, LEADER_OFFSET_MM * scale));
+  const drafts = [...evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale, annotationLocale }), ...(llm?.drafts ?? [])];
+  const occupied = [
+    ...evidence.entities.flatMap((e) => (e.bbox ? [e.bbox] : [])),
+    ...evidence.texts.map((t) => ({ minX: t.position.x, minY: t.position.y, maxX: t.position.x + t.height * Math.max(1, t.text.length) * 0.8, maxY: t.position.y + t.height })),
+  ];
+  const findings: Finding[] = placeFrameLeaders(
+    drafts.map((draft) => completeFinding(draft, run.fingerprint, LEADER_OFFSET_MM * scale)),
+    { frame, occupied, height: LEADER_TEXT_MM * scale, offset: LEADER_OFFSET_MM * scale, unitsPerPaperMm: scale },
+  );
   const summary = { ...summariseEvidence(evidence), ...(llm ? { llmCalls: llm.log } : {}) };
   store.completeFrame(run.id, frame.id, { evidence: summary, screenshots: evidence.screenshots, findings, ...(llmError ? { llmError } : {}) });
   store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale)));

@@ -26,18 +26,30 @@ export const annotationSchema = z
   .strict();
 export type Annotation = z.infer<typeof annotationSchema>;
 
-/** The exact tool call the writer makes for an annotation. */
+/**
+ * The exact tool call the writer makes for an annotation: the visible text is the note alone and
+ * the short id travels as `reviewId` (kept in the text's XDATA, so a re-run recognises it).
+ */
 export interface LeaderPayload {
   tool: 'add_leader_annotation';
   /** Points as [x, y] pairs, the arrow tip first (the cad_mcp_frame and DXF backend convention). */
-  args: { points: [[number, number], [number, number]]; text: string; height: number };
+  args: { points: [[number, number], [number, number]]; text: string; height: number; reviewId?: string };
 }
 
 export function leaderPayload(annotation: Annotation): LeaderPayload {
   return {
     tool: 'add_leader_annotation',
-    args: { points: [[annotation.anchor.x, annotation.anchor.y], [annotation.textAt.x, annotation.textAt.y]], text: annotationText(annotation.shortId, annotation.text), height: annotation.textHeight },
+    args: { points: [[annotation.anchor.x, annotation.anchor.y], [annotation.textAt.x, annotation.textAt.y]], text: annotation.text, height: annotation.textHeight, reviewId: annotation.shortId },
   };
+}
+
+/**
+ * The same call for a leader tool that cannot keep an id out of sight (it announces no
+ * `reviewId` parameter, e.g. an older AutoCAD plugin): the id then leads the visible text.
+ */
+export function visibleIdPayload(payload: LeaderPayload): LeaderPayload {
+  const { reviewId, ...args } = payload.args;
+  return { tool: payload.tool, args: { ...args, text: reviewId ? annotationText(reviewId, args.text) : args.text } };
 }
 
 /** The hash an approval is bound to: any change of tool, points, text or height invalidates it. */

@@ -131,7 +131,8 @@ export function parseChecklist(text: string, sourceLabel: string): Checklist {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new AppError('REVIEW_CHECKLIST_INVALID', `Checklist ${sourceLabel} is not valid JSON: ${(error as Error).message}`, {
+    // The parser's message quotes the text; a checklist path from IPC could name any file, so only its label is shown.
+    throw new AppError('REVIEW_CHECKLIST_INVALID', `Checklist ${sourceLabel} is not valid JSON.`, {
       data: { source: sourceLabel, path: '$', issues: [{ path: '$', message: 'invalid JSON' }] },
     });
   }

@@ -17,6 +17,8 @@ export interface TextItem {
   /** Text height in drawing units. */
   height: number;
   layer: string;
+  /** CadSight review id kept in the text's XDATA (our written annotations). */
+  reviewId?: string;
 }
 
 export interface DimensionItem {

@@ -32,6 +32,11 @@ export const findingSchema = z
     evidenceRefs: z.array(z.string().min(1).max(200)).max(200),
     location: findingLocationSchema,
     proposedAnnotation: proposedAnnotationSchema,
+    /**
+     * An AI finding no CAD evidence near its location confirms (after one re-ask): shown apart,
+     * never written as an annotation until the user promotes it. Absent on confirmed findings.
+     */
+    hypothesis: z.literal(true).optional(),
   })
   .strict();
 export type Finding = z.infer<typeof findingSchema>;
@@ -66,7 +71,7 @@ export function findingId(input: {
   return sha256Hex(key);
 }
 
-/** Text written into the drawing: the short id first, so a re-run can recognise it. */
+/** Visible text for a leader tool that cannot store the id elsewhere: the short id first, so a re-run can recognise it. */
 export function annotationText(shortId: string, text: string): string {
   return `[AI-R ${shortId}] ${text}`;
 }
@@ -87,6 +92,8 @@ export interface FindingDraft {
   handles: string[];
   annotationText: string;
   discriminator?: string;
+  /** See Finding.hypothesis. */
+  hypothesis?: true;
 }
 
 /**
@@ -107,5 +114,6 @@ export function completeFinding(draft: FindingDraft, drawingFingerprint: string,
     evidenceRefs: draft.evidenceRefs,
     location: draft.location,
     proposedAnnotation: { text: draft.annotationText, anchor, textAt: { x: anchor.x + offset, y: anchor.y + offset } },
+    ...(draft.hypothesis ? { hypothesis: true as const } : {}),
   };
 }

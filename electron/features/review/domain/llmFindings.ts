@@ -5,6 +5,8 @@ import type { FindingDraft, FindingLocation } from './finding';
 import type { Frame } from './frame';
 import { bboxHeight, bboxWidth, boxInBox, pixelToDrawing, pointInBox } from './geometry';
 import { jsonPathOf } from './checklist';
+import { isCadSupported, SUPPORT_DISTANCE_PAPER_MM } from './cadSupport';
+import type { BBox } from './geometry';
 
 /**
  * The structured answer the model must give through the forced `submit_findings` tool. The model
@@ -45,10 +47,18 @@ export interface SubmissionContext {
   /** Every ref the model may cite: entity handles of the frame, tools it called, screenshots, title-block fields. */
   knownRefs: ReadonlySet<string>;
   screenshots: readonly ScreenshotRef[];
+  /** Where each citable entity ref lies (cadSupport.entityBoxes). */
+  entityBoxes: ReadonlyMap<string, BBox>;
+  /** Drawing units per paper mm of the frame (the support distance is in paper mm). */
+  unitsPerPaperMm: number;
 }
 
 export type SubmissionIssue = { path: string; message: string };
-export type SubmissionCheck = { ok: true; drafts: FindingDraft[] } | { ok: false; issues: SubmissionIssue[] };
+/**
+ * `unsupported`: the findings (with their issue) that cite no CAD evidence near their location;
+ * the caller re-asks once, then keeps them as hypotheses.
+ */
+export type SubmissionCheck = { ok: true; drafts: FindingDraft[]; unsupported: { draft: FindingDraft; issue: SubmissionIssue }[] } | { ok: false; issues: SubmissionIssue[] };
 
 /**
  * Validates a submission field by field (schema, frame id, LLM checklist item, location inside the
@@ -64,6 +74,7 @@ export function checkSubmission(value: unknown, context: SubmissionContext): Sub
   // 1 % of the frame as slack: a finding may sit on the border line, never outside the sheet.
   const slack = Math.max(bboxWidth(context.frame.bbox), bboxHeight(context.frame.bbox)) * 0.01;
   const drafts: FindingDraft[] = [];
+  const unsupported: { draft: FindingDraft; issue: SubmissionIssue }[] = [];
   parsed.data.findings.forEach((submitted, index) => {
     const at = `$.findings[${index}]`;
     const severity = llmItems.get(submitted.checklistItemId);
@@ -76,7 +87,7 @@ export function checkSubmission(value: unknown, context: SubmissionContext): Sub
       issues.push({ path: `${at}.location`, message: 'lies outside the frame' });
     }
     if (severity && typeof location !== 'string') {
-      drafts.push({
+      const draft: FindingDraft = {
         frameId: context.frame.id,
         checklistItemId: submitted.checklistItemId,
         severity,
@@ -86,10 +97,21 @@ export function checkSubmission(value: unknown, context: SubmissionContext): Sub
         location,
         handles: submitted.evidenceRefs.filter((r) => r.startsWith('entity:')).map((r) => r.slice('entity:'.length)),
         annotationText: submitted.annotationText,
-      });
+      };
+      drafts.push(draft);
+      if (!isCadSupported(submitted.evidenceRefs, location, { frame: context.frame, boxes: context.entityBoxes, unitsPerPaperMm: context.unitsPerPaperMm })) {
+        const near = Math.round(SUPPORT_DISTANCE_PAPER_MM * context.unitsPerPaperMm * 100) / 100;
+        unsupported.push({
+          draft,
+          issue: {
+            path: `${at}.evidenceRefs`,
+            message: `cite at least one entity (handle or fp: fingerprint) or title-block field within ${near} drawing units of the location that confirms the finding; a screenshot or tool name alone is not CAD evidence`,
+          },
+        });
+      }
     }
   });
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, drafts };
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, drafts, unsupported };
 }
 
 function toDrawingLocation(location: z.infer<typeof submittedLocationSchema>, screenshots: readonly ScreenshotRef[]): FindingLocation | string {

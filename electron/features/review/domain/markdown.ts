@@ -11,12 +11,12 @@ const SEVERITY_LABEL = {
 const TEXT = {
   'zh-CN': {
     title: '审图报告', source: '图纸', checklist: '审查清单', summary: '汇总', total: '问题总数', frames: '图框', drawingLevel: '整图问题',
-    none: '未发现问题。', noneRulesOnly: '规则审查未发现问题（AI 审查未运行）。', failed: '取证失败', llmFailed: 'AI 审查未能运行，本图框只有规则审查结果', partial: '部分检查未运行', evidence: '证据', location: '位置', annotation: '建议批注', notEvaluated: '未评估的清单项', run: '审查编号', whole: '整张图纸', ai: 'AI 发现', reviewer: '审图模型',
+    none: '未发现问题。', noneRulesOnly: '规则审查未发现问题（AI 审查未运行）。', failed: '取证失败', llmFailed: 'AI 审查未能运行，本图框只有规则审查结果', partial: '部分检查未运行', evidence: '证据', location: '位置', annotation: '建议批注', notEvaluated: '未评估的清单项', run: '审查编号', whole: '整张图纸', hypotheses: '待确认的 AI 假设', hypothesesNote: '模型的这些发现没有位于其附近的 CAD 图元佐证，不计入问题总数，确认前不会写入图纸。', ai: 'AI 发现', reviewer: '审图模型',
     stats: '文字 {t}，尺寸 {d}，图元 {e}',
   },
   en: {
     title: 'Drawing review report', source: 'Drawing', checklist: 'Checklist', summary: 'Summary', total: 'Total findings', frames: 'Frames', drawingLevel: 'Drawing-level findings',
-    none: 'No findings.', noneRulesOnly: 'No rule findings (the AI review did not run).', failed: 'Evidence failed', llmFailed: 'The AI review did not run; this frame has rule findings only', partial: 'Some checks did not run', evidence: 'Evidence', location: 'Location', annotation: 'Proposed annotation', notEvaluated: 'Checklist items not evaluated', run: 'Run', whole: 'Whole drawing', ai: 'AI finding', reviewer: 'Reviewer model',
+    none: 'No findings.', noneRulesOnly: 'No rule findings (the AI review did not run).', failed: 'Evidence failed', llmFailed: 'The AI review did not run; this frame has rule findings only', partial: 'Some checks did not run', evidence: 'Evidence', location: 'Location', annotation: 'Proposed annotation', notEvaluated: 'Checklist items not evaluated', run: 'Run', whole: 'Whole drawing', hypotheses: 'AI hypotheses to confirm', hypothesesNote: 'No CAD entity near these model findings confirms them; they are not counted and are not written until you promote them.', ai: 'AI finding', reviewer: 'Reviewer model',
     stats: '{t} texts, {d} dimensions, {e} entities',
   },
 } as const;
@@ -88,9 +88,11 @@ export function renderReportMarkdown(report: ReviewReport): string {
     if (entry.evidence) {
       lines.push(t.stats.replace('{t}', String(entry.evidence.texts)).replace('{d}', String(entry.evidence.dimensions)).replace('{e}', String(entry.evidence.entities)), '');
     }
-    const findings = report.findings.filter((f) => f.frameId === frame.id);
+    const findings = report.findings.filter((f) => f.frameId === frame.id && !f.hypothesis);
+    const hypotheses = report.findings.filter((f) => f.frameId === frame.id && f.hypothesis);
     const none = entry.status === 'llm_failed' ? t.noneRulesOnly : t.none;
     lines.push(...(findings.length > 0 ? findings.flatMap((f) => findingLines(report, f)) : [none]), '');
+    if (hypotheses.length > 0) lines.push(`### ${t.hypotheses}`, '', `_${t.hypothesesNote}_`, '', ...hypotheses.flatMap((f) => findingLines(report, f)), '');
   }
   if (report.notEvaluated.length > 0) {
     lines.push(`## ${t.notEvaluated}`, '', ...report.notEvaluated.map((n) => `- ${n.checklistItemId}: ${escapeCell(n.reason)}${n.frameIds ? ` (${n.frameIds.map((id) => `\`${id}\``).join(', ')})` : ''}`), '');

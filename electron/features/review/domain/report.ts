@@ -66,7 +66,10 @@ export const reportSchema = z
       .strict(),
     summary: z
       .object({
+        /** Confirmed findings (rule findings and AI findings with CAD evidence). */
         total: z.number().int().min(0),
+        /** AI hypotheses (listed in `findings` with hypothesis: true), not counted in `total`/`bySeverity`. */
+        hypotheses: z.number().int().min(0),
         bySeverity: severityCountsSchema,
         hasBlocking: z.boolean(),
         frames: z.number().int().min(0),

@@ -102,6 +102,10 @@ export interface ReviewStore {
   failFrame(runId: string, frameId: string, error: AppErrorData): void;
   /** Findings of a run (frame and drawing level), in insertion order. */
   listFindings(runId: string): Finding[];
+  /** A finding by id (the newest run's copy), or undefined. */
+  getFinding(findingId: string): Finding | undefined;
+  /** Drops the hypothesis mark of a finding in every run that has it (the user confirmed it). */
+  promoteFinding(findingId: string): void;
   saveReport(runId: string, report: ReviewReport): void;
   getReport(runId: string): ReviewReport | undefined;
   /** Inserts proposals for findings that have no annotation yet (existing decisions are kept). */

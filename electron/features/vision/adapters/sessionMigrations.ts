@@ -55,3 +55,16 @@ export const visionMigrations: Migration[] = [
     },
   },
 ];
+
+/**
+ * What some images carry beyond their bytes, as JSON (NULL = nothing): the tiles of a very
+ * wide/tall image and the text layer of a PDF page. A separate entry because the app's
+ * migration list is append-only: it goes at the END of allMigrations, after the review slice's
+ * shipped entries.
+ */
+export const visionTilesMigration: Migration = {
+  id: 'vision-002-image-extras',
+  up(db) {
+    db.exec('ALTER TABLE vision_images ADD COLUMN extras_json TEXT');
+  },
+};

@@ -1,10 +1,16 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { lineArtPng, orientedJpeg, pngBomb, solidPng } from '../../../testSupport/visionFixtures/images';
+import { lineArtPng, orientedJpeg, photoJpeg, pngBomb, solidPng } from '../../../testSupport/visionFixtures/images';
+import { imageLimitsFor } from '../domain/imageLimits';
+import { compareSamples, PALETTE_FIDELITY } from '../domain/pixelStats';
 import { sniffImage } from '../domain/imageSniff';
 import { createSharpImageProcessor } from './sharpImageProcessor';
 
-const processor = createSharpImageProcessor({ maxEdge: 1280, format: 'png', maxInputPixels: 40_000_000 });
+const generic = (maxEdge: number) => imageLimitsFor({ protocol: 'chat-completions', id: 'chat', baseUrl: 'http://127.0.0.1/v1', model: 'm' }, maxEdge);
+const processor = createSharpImageProcessor({ limits: generic(1280), format: 'png', maxInputPixels: 40_000_000 });
+
+/** RGBA samples of an encoded image (palette and grey PNGs expanded). */
+const rgba = async (bytes: Uint8Array) => sharp(bytes).toColourspace('srgb').ensureAlpha().raw().toBuffer();
 
 describe('sharp image processor', () => {
   it('returns the original bytes untouched when no resize, rotation or conversion is needed', async () => {
@@ -15,28 +21,61 @@ describe('sharp image processor', () => {
     expect(result.prepared.sha256).toBe(result.original.sha256);
   });
 
-  it('resizes line art above the edge limit to lossless PNG', async () => {
+  it('resizes colour line art to a palette PNG that keeps the stated fidelity', async () => {
     const bytes = await lineArtPng(2000, 1500);
     const result = await processor.prepare(bytes, sniffImage(bytes));
-    expect(result).toMatchObject({ reencoded: true, original: { width: 2000, height: 1500 }, prepared: { mimeType: 'image/png', width: 1280, height: 960 } });
-    expect(result.prepared.bytes.length).toBeLessThan(bytes.length);
+    expect(result).toMatchObject({ reencoded: true, original: { width: 2000, height: 1500 }, prepared: { mimeType: 'image/png', width: 1280, height: 960, encoding: 'palette-quantised' } });
+    const reference = await sharp(bytes).resize({ width: 1280, height: 960, fit: 'fill' }).ensureAlpha().raw().toBuffer();
+    const fidelity = compareSamples(reference, await rgba(result.prepared.bytes));
+    expect(fidelity.psnrDb).toBeGreaterThanOrEqual(PALETTE_FIDELITY.minPsnrDb);
+    expect(fidelity.meanAbsDiff).toBeLessThanOrEqual(PALETTE_FIDELITY.maxMeanAbsDiff);
+    const truecolour = await sharp(reference, { raw: { width: 1280, height: 960, channels: 4 } }).removeAlpha().png({ compressionLevel: 6 }).toBuffer();
+    expect(result.prepared.bytes.length).toBeLessThan(truecolour.length / 2);
   });
 
-  it('stores an all-grey drawing as a grey PNG without losing a pixel', async () => {
+  it('sends an image with at most 256 values after the resize as an exact indexed PNG: zero pixel differences', async () => {
+    for (const bytes of [await lineArtPng(2000, 1500, 'monochrome'), await solidPng(3000, 2000, [12, 200, 99])]) {
+      const result = await processor.prepare(bytes, sniffImage(bytes));
+      expect(result.prepared.encoding).toBe('indexed-exact');
+      const { width, height } = result.prepared;
+      const reference = await sharp(bytes).resize({ width, height, fit: 'fill' }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
+      expect(compareSamples(reference, await rgba(result.prepared.bytes)).maxDiff).toBe(0);
+    }
+  });
+
+  it('keeps photographic PNGs as lossless truecolour rather than banding them', async () => {
+    const photo = new Uint8Array(await sharp(await photoJpeg(2000, 1500)).png().toBuffer());
+    const result = await processor.prepare(photo, sniffImage(photo));
+    expect(result.prepared).toMatchObject({ mimeType: 'image/png', encoding: 'truecolour' });
+  });
+
+  it('tiles a 6000×200 strip at full resolution and keeps a fitted overview for thumbnails', async () => {
+    const bytes = await lineArtPng(6000, 200);
+    const result = await processor.prepare(bytes, sniffImage(bytes));
+    expect(result.prepared).toMatchObject({ width: 1280, height: 43 });
+    expect(result.tiles).toHaveLength(5);
+    expect(result.tiles!.every((t) => t.height === 200 && t.width <= 1280)).toBe(true);
+    expect(result.tiles!.map((t) => t.source.left)).toEqual([...result.tiles!.map((t) => t.source.left)].sort((a, b) => a - b));
+    // A tile is the original's pixels in its rectangle: nothing was scaled.
+    const first = result.tiles![0]!;
+    const reference = await sharp(bytes).extract(first.source).ensureAlpha().raw().toBuffer();
+    expect(compareSamples(reference, await rgba(first.bytes)).psnrDb).toBeGreaterThanOrEqual(PALETTE_FIDELITY.minPsnrDb);
+  });
+
+  it('stores an all-grey drawing as an indexed grey palette without losing a pixel', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="2600" height="1300"><rect width="100%" height="100%" fill="#fff"/><line x1="0" y1="0" x2="2600" y2="1300" stroke="#000" stroke-width="3"/><circle cx="900" cy="600" r="300" fill="none" stroke="#444" stroke-width="5"/></svg>';
     const bytes = new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
     const result = await processor.prepare(bytes, sniffImage(bytes));
-    const meta = await sharp(result.prepared.bytes).metadata();
-    expect(meta.channels).toBeLessThanOrEqual(2);
+    expect(result.prepared.encoding).toBe('indexed-exact');
     const expected = await sharp(bytes).resize(1280, 640).extractChannel(0).raw().toBuffer();
     const actual = await sharp(result.prepared.bytes).extractChannel(0).raw().toBuffer();
     expect(actual.equals(expected)).toBe(true);
   });
 
   it('keeps colour drawings in colour', async () => {
-    const bytes = await solidPng(2000, 100, [200, 30, 30]);
+    const bytes = await solidPng(2000, 1000, [200, 30, 30]);
     const result = await processor.prepare(bytes, sniffImage(bytes));
-    expect((await sharp(result.prepared.bytes).metadata()).channels).toBe(3);
+    expect((await rgba(result.prepared.bytes)).subarray(0, 4)).toEqual(Buffer.from([200, 30, 30, 255]));
   });
 
   it('applies EXIF orientation, so a portrait photo is sent upright', async () => {
@@ -54,10 +93,10 @@ describe('sharp image processor', () => {
   });
 
   it('uses JPEG for re-encoding when configured to', async () => {
-    const jpegProcessor = createSharpImageProcessor({ maxEdge: 512, format: 'jpeg', maxInputPixels: 40_000_000 });
-    const bytes = await solidPng(1024, 100);
+    const jpegProcessor = createSharpImageProcessor({ limits: generic(512), format: 'jpeg', maxInputPixels: 40_000_000 });
+    const bytes = await solidPng(1024, 800);
     const result = await jpegProcessor.prepare(bytes, sniffImage(bytes));
-    expect(result.prepared).toMatchObject({ mimeType: 'image/jpeg', width: 512, height: 50 });
+    expect(result.prepared).toMatchObject({ mimeType: 'image/jpeg', width: 512, height: 400 });
   });
 
   it('refuses a decompression bomb through the decoder pixel limit as well', async () => {

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Sharp, SharpOptions } from 'sharp';
 import { visionError } from '../domain/errors';
-import { fitWithin, isGreyscalePixels, type PixelRect } from '../domain/imageMath';
+import { fitScale, planImage, type ImageLimits } from '../domain/imageLimits';
+import type { PixelRect } from '../domain/imageMath';
 import { sniffImage, type ImageFormat, type SniffedImage } from '../domain/imageSniff';
 import type { EncodedImage, ImageProcessor, PreparedImage } from '../ports/imageProcessor';
+import { encodeSmallestPng } from './pngEncoding';
 
 export interface SharpProcessorOptions {
-  /** Longest edge sent to the model (IMAGE_MAX_EDGE, capped by the provider's limit). */
-  maxEdge: number;
+  /** What the provider looks at (imageLimitsFor): resize and tiling follow it. */
+  limits: ImageLimits;
   /**
-   * Encoding used when an image must be re-encoded: 'png' keeps line art lossless (JPEG
-   * sources stay JPEG: they are photos already compressed lossily); 'jpeg' always uses JPEG.
+   * Encoding used when an image must be re-encoded: 'png' keeps line art lossless or
+   * palette-exact (JPEG sources stay JPEG: they are photos already compressed lossily);
+   * 'jpeg' always uses JPEG.
    */
   format: 'png' | 'jpeg';
   /** Pixel limit handed to libvips as a second guard behind the header check. */
@@ -31,41 +34,48 @@ function decodeError(error: unknown, format: ImageFormat): Error {
 const swapsAxes = (orientation: number | undefined) => (orientation ?? 1) >= 5;
 
 /**
- * sharp/libvips implementation of ImageProcessor. Decodes each original exactly once, applies
- * EXIF orientation, and returns the original bytes untouched when no resize, rotation or
- * format change is needed (GIF is always flattened to its first frame as PNG).
+ * sharp/libvips implementation of ImageProcessor. Applies EXIF orientation, follows the
+ * provider's limits (resize, or tiles for strips that would become illegible), and returns the
+ * original bytes untouched when nothing must change (GIF is always flattened to its first
+ * frame). PNG output is the smallest faithful PNG (see encodeSmallestPng).
  */
 export function createSharpImageProcessor(options: SharpProcessorOptions): ImageProcessor {
   // libvips is loaded on first use: it is a third of the MCP server's cold start otherwise.
   let sharpLoaded: Promise<(input: Uint8Array, options: SharpOptions) => Sharp> | undefined;
-  const input = async (bytes: Uint8Array) => {
-    const sharp = await (sharpLoaded ??= import('sharp').then((m) => m.default));
-    return sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'warning', pages: 1, sequentialRead: true });
-  };
+  const factory = () => (sharpLoaded ??= import('sharp').then((m) => m.default));
+  const input = async (bytes: Uint8Array) => (await factory())(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'warning', pages: 1, sequentialRead: true });
 
-  const result = (data: Buffer, info: { format: string; width: number; height: number }): EncodedImage => {
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    return { bytes, mimeType: `image/${info.format}`, width: info.width, height: info.height, sha256: sha256(bytes) };
-  };
+  const result = (data: Uint8Array, info: { format: string; width: number; height: number }, encoding: EncodedImage['encoding']): EncodedImage => ({
+    bytes: data,
+    mimeType: `image/${info.format}`,
+    width: info.width,
+    height: info.height,
+    sha256: sha256(data),
+    encoding,
+  });
 
-  /**
-   * Encodes the resized/cropped pixels. PNG output checks the pixels first: a drawing whose
-   * pixels are all grey (R = G = B) is written as a grey PNG — still lossless, a third of the bytes.
-   */
+  /** Encodes resized/cropped pixels: JPEG for JPEG sources (or IMAGE_FORMAT=jpeg), else the smallest faithful PNG. */
   async function encode(pipeline: Sharp, source: ImageFormat): Promise<EncodedImage> {
     try {
       if (options.format === 'jpeg' || source === 'jpeg') {
         const { data, info } = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.jpegQuality ?? 85 }).toBuffer({ resolveWithObject: true });
-        return result(data, info);
+        return result(data, info, 'jpeg');
       }
-      const { data: raw, info: rawInfo } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-      const sharp = await sharpLoaded!;
-      let pixels = sharp(raw, { raw: { width: rawInfo.width, height: rawInfo.height, channels: rawInfo.channels } });
-      if (isGreyscalePixels(raw, rawInfo.channels)) pixels = pixels.toColourspace('b-w');
-      const { data, info } = await pixels.png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
-      return result(data, info);
+      const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+      const png = await encodeSmallestPng(await factory(), { data, width: info.width, height: info.height, channels: info.channels });
+      return result(png.bytes, { format: 'png', width: info.width, height: info.height }, png.encoding);
     } catch (error) {
       throw decodeError(error, source);
+    }
+  }
+
+  /** Oriented original, decoded once into raw-ready form for several outputs (overview + tiles). */
+  async function oriented(bytes: Uint8Array, format: ImageFormat): Promise<Sharp> {
+    try {
+      const { data, info } = await (await input(bytes)).rotate().raw().toBuffer({ resolveWithObject: true });
+      return (await factory())(data, { raw: { width: info.width, height: info.height, channels: info.channels }, limitInputPixels: options.maxInputPixels });
+    } catch (error) {
+      throw decodeError(error, format);
     }
   }
 
@@ -82,26 +92,40 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       const width = swapsAxes(orientation) ? sniffed.height : sniffed.width;
       const height = swapsAxes(orientation) ? sniffed.width : sniffed.height;
       const original = { width, height, mimeType: sniffed.mimeType, sha256: sha256(bytes) };
-      const fit = fitWithin(width, height, options.maxEdge);
-      const mustReencode = fit.resized || (orientation ?? 1) > 1 || sniffed.format === 'gif';
+      const plan = planImage(width, height, options.limits);
+      const mustReencode = plan.kind !== 'keep' || (orientation ?? 1) > 1 || sniffed.format === 'gif';
       if (!mustReencode) {
         // Decode once anyway: a truncated or corrupt file must be refused here, not by the provider.
+        // A raw decode, not stats(): stats() also computes per-channel statistics (~20× slower).
         try {
-          await (await input(bytes)).stats();
+          await (await input(bytes)).raw().toBuffer();
         } catch (error) {
           throw decodeError(error, sniffed.format);
         }
-        return { original, prepared: { bytes, mimeType: sniffed.mimeType, width, height, sha256: original.sha256 }, reencoded: false };
+        return { original, prepared: { bytes, mimeType: sniffed.mimeType, width, height, sha256: original.sha256, encoding: 'original' }, reencoded: false };
       }
-      const pipeline = (await input(bytes)).rotate().resize({ width: fit.width, height: fit.height, fit: 'inside' });
-      return { original, prepared: await encode(pipeline, sniffed.format), reencoded: true };
+      if (plan.kind !== 'tiles') {
+        const pipeline = (await input(bytes)).rotate().resize({ width: plan.width, height: plan.height, fit: 'fill' });
+        return { original, prepared: await encode(pipeline, sniffed.format), reencoded: true };
+      }
+      // A strip too long to shrink legibly: tiles for the model, a fitted overview for thumbnails.
+      const base = await oriented(bytes, sniffed.format);
+      const scale = fitScale(width, height, options.limits);
+      const overview = await encode(base.clone().resize({ width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), fit: 'fill' }), sniffed.format);
+      const tiles = [];
+      for (const tile of plan.tiles) {
+        const encoded = await encode(base.clone().extract(tile.source).resize({ width: tile.width, height: tile.height, fit: 'fill' }), sniffed.format);
+        tiles.push({ ...encoded, source: tile.source });
+      }
+      return { original, prepared: overview, tiles, reencoded: true };
     },
 
     async crop(originalBytes: Uint8Array, rect: PixelRect): Promise<EncodedImage> {
       const sniffed = sniffImage(originalBytes);
-      const fit = fitWithin(rect.width, rect.height, options.maxEdge);
+      const scale = fitScale(rect.width, rect.height, options.limits);
+      const size = { width: Math.max(1, Math.round(rect.width * scale)), height: Math.max(1, Math.round(rect.height * scale)) };
       // rotate() first: regions are fractions of the image as the user sees it (EXIF applied).
-      const pipeline = (await input(originalBytes)).rotate().extract(rect).resize({ width: fit.width, height: fit.height, fit: 'inside' });
+      const pipeline = (await input(originalBytes)).rotate().extract(rect).resize({ ...size, fit: 'fill' });
       return encode(pipeline, sniffed.format);
     },
   };

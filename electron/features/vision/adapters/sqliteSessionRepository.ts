@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../../../shared/errors';
 import type { SqliteDatabase } from '../../../platform/db/types';
-import type { ImageOrigin, SessionImage, SessionListing, SessionRecord, SessionTurn, TurnKind, UsageTotals } from '../domain/session';
+import type { ImageOrigin, SessionImage, SessionTile, SessionListing, SessionRecord, SessionTurn, TurnKind, UsageTotals } from '../domain/session';
 import type { TurnCommit, VisionSessionRepository } from '../ports/sessionRepository';
 
 interface SessionRow {
@@ -25,6 +26,7 @@ interface ImageRow {
   prepared_mime: string;
   prepared_width: number;
   prepared_height: number;
+  extras_json: string | null;
 }
 
 interface TurnRow {
@@ -49,6 +51,7 @@ const toImage = (row: ImageRow): SessionImage => ({
   preparedMimeType: row.prepared_mime,
   preparedWidth: row.prepared_width,
   preparedHeight: row.prepared_height,
+  ...(row.extras_json ? (JSON.parse(row.extras_json) as { tiles?: SessionTile[]; text?: string }) : {}),
 });
 
 const toTurn = (row: TurnRow): SessionTurn => ({
@@ -62,7 +65,7 @@ const toTurn = (row: TurnRow): SessionTurn => ({
 });
 
 /**
- * SQLite session repository (tables from visionMigrations). Every turn is one IMMEDIATE
+ * SQLite session repository (tables from visionMigrations + visionTilesMigration). Every turn is one IMMEDIATE
  * transaction; the MCP server and the desktop app may share the file (WAL).
  * Errors: STORE_CORRUPT (missing blob), STORE_CONFLICT (another process wrote the same turn).
  */
@@ -74,9 +77,10 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     blob: db.prepare<[string], { bytes: Buffer }>('SELECT bytes FROM vision_blobs WHERE sha256 = ?'),
     insertSession: db.prepare('INSERT INTO vision_sessions (id, summary, created_at, last_access_at, provider_id, model, usage_json) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     updateSession: db.prepare('UPDATE vision_sessions SET last_access_at = ?, usage_json = ? WHERE id = ?'),
+    renameSession: db.prepare('UPDATE vision_sessions SET summary = ? WHERE id = ?'),
     insertBlob: db.prepare('INSERT OR IGNORE INTO vision_blobs (sha256, bytes) VALUES (?, ?)'),
     insertImage: db.prepare(
-      'INSERT INTO vision_images (session_id, idx, origin, label, original_sha256, original_mime, original_width, original_height, prepared_sha256, prepared_mime, prepared_width, prepared_height) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO vision_images (session_id, idx, origin, label, original_sha256, original_mime, original_width, original_height, prepared_sha256, prepared_mime, prepared_width, prepared_height, extras_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     insertTurn: db.prepare('INSERT INTO vision_turns (session_id, seq, kind, prompt, image_indexes_json, reply, created_at, usage_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     listSessions: db.prepare<[], SessionRow & { iterations: number; image_count: number }>(
@@ -84,13 +88,15 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
               (SELECT COUNT(*) FROM vision_images i WHERE i.session_id = s.id) AS image_count
        FROM vision_sessions s ORDER BY s.last_access_at DESC`,
     ),
-    sourceLabels: db.prepare<[], { session_id: string; label: string }>("SELECT session_id, label FROM vision_images WHERE origin = 'source' ORDER BY session_id, idx"),
+    sourceLabels: db.prepare<[], { session_id: string; label: string }>("SELECT session_id, label FROM vision_images WHERE origin IN ('source', 'pdf-page') ORDER BY session_id, idx"),
     expired: db.prepare<[number], { id: string }>('SELECT id FROM vision_sessions WHERE last_access_at < ?'),
     deleteImages: db.prepare('DELETE FROM vision_images WHERE session_id = ?'),
     deleteTurns: db.prepare('DELETE FROM vision_turns WHERE session_id = ?'),
     deleteSession: db.prepare('DELETE FROM vision_sessions WHERE id = ?'),
     deleteOrphanBlobs: db.prepare(
-      'DELETE FROM vision_blobs WHERE sha256 NOT IN (SELECT original_sha256 FROM vision_images UNION SELECT prepared_sha256 FROM vision_images)',
+      `DELETE FROM vision_blobs WHERE sha256 NOT IN (
+         SELECT original_sha256 FROM vision_images UNION SELECT prepared_sha256 FROM vision_images
+         UNION SELECT json_extract(t.value, '$.sha256') FROM vision_images i, json_each(i.extras_json, '$.tiles') t WHERE i.extras_json IS NOT NULL)`,
     ),
   };
 
@@ -103,10 +109,12 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     for (const image of c.newImages) {
       statements.insertBlob.run(image.originalSha256, image.originalBytes);
       statements.insertBlob.run(image.preparedSha256, image.preparedBytes);
+      for (const [i, tile] of (image.tiles ?? []).entries()) statements.insertBlob.run(tile.sha256, image.tileBytes![i]!);
       statements.insertImage.run(
         c.sessionId, image.index, image.origin, image.label,
         image.originalSha256, image.originalMimeType, image.originalWidth, image.originalHeight,
         image.preparedSha256, image.preparedMimeType, image.preparedWidth, image.preparedHeight,
+        image.tiles || image.text !== undefined ? JSON.stringify({ ...(image.tiles ? { tiles: image.tiles } : {}), ...(image.text !== undefined ? { text: image.text } : {}) }) : null,
       );
     }
     const t = c.turn;
@@ -141,6 +149,8 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     imageBytes(sha256) {
       const row = statements.blob.get(sha256);
       if (!row) throw new AppError('STORE_CORRUPT', 'A session image is missing from the database.', { data: { sha256 } });
+      // A damaged page or an edited row must not reach the model as if it were the user's image.
+      if (createHash('sha256').update(row.bytes).digest('hex') !== sha256) throw new AppError('STORE_CORRUPT', 'A session image no longer matches its content hash.', { data: { sha256 } });
       return new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
     },
 
@@ -173,6 +183,8 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     },
 
     expiredIds: (cutoff) => statements.expired.all(cutoff).map((r) => r.id),
+
+    rename: (id, summary) => void statements.renameSession.run(summary, id),
 
     delete: (id) => remove.immediate(id),
   };

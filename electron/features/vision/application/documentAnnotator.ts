@@ -9,7 +9,8 @@ import { shortenSource } from '../domain/sourceClassifier';
 import type { CallOptions } from '../ports/runtime';
 import { mapSettled } from './concurrency';
 import { prepareOriginal, type IntakeDeps } from './imageIntake';
-import { askModel } from './turnRunner';
+import type { NewSessionImage } from '../ports/sessionRepository';
+import { askModel, imageContent, type BytesBySha } from './turnRunner';
 
 export interface DocumentResult {
   /** The document with ` <!-- image-vision: ... -->` after every image. */
@@ -34,6 +35,12 @@ export interface DocumentDeps {
  */
 export function failureNote(error: { code: string; message: string }): string {
   return `[识别失败: ${error.code} ${error.message.replace(/\s+/g, ' ').trim()}]`;
+}
+
+/** Bytes of a just-prepared image (nothing of a document is stored). */
+function bytesOfNew(image: NewSessionImage): BytesBySha {
+  const tiles = new Map((image.tiles ?? []).map((tile, i) => [tile.sha256, image.tileBytes![i]!]));
+  return (sha256) => (sha256 === image.preparedSha256 ? image.preparedBytes : tiles.get(sha256)!);
 }
 
 const isSingleUrl = (text: string) => /^https?:\/\/\S+$/i.test(text.trim());
@@ -79,7 +86,7 @@ export async function analyzeDocument(deps: DocumentDeps, input: { document: str
       const image = await prepareOriginal(deps.intake, loaded.bytes, loaded.label, 'source', 0);
       const outcome = await askModel(
         deps.gateway,
-        { messages: [{ role: 'user', content: [{ type: 'image', mimeType: image.preparedMimeType, data: image.preparedBytes }, { type: 'text', text: input.prompt ?? DOCUMENT_IMAGE_PROMPT }] }] },
+        { messages: [{ role: 'user', content: [...imageContent(image, `Image (${image.label})`, bytesOfNew(image)), { type: 'text', text: input.prompt ?? DOCUMENT_IMAGE_PROMPT }] }] },
         { maxOutputTokens: deps.maxOutputTokens, purpose: 'vision.document', ...(options.signal ? { signal: options.signal } : {}) },
       );
       usage = addUsage(usage, outcome.usage);

@@ -1,9 +1,11 @@
 import { AppError } from '../../../../shared/errors';
 import { visionError } from '../domain/errors';
 import { sniffImage } from '../domain/imageSniff';
+import { isPdf } from '../domain/pdfPages';
 import type { ImageOrigin, SessionImage } from '../domain/session';
 import type { ImageProcessor } from '../ports/imageProcessor';
 import type { ImageSourceLoader } from '../ports/imageSources';
+import type { PdfRenderer } from '../ports/pdfRenderer';
 import type { ProgressReporter } from '../ports/runtime';
 import type { NewSessionImage } from '../ports/sessionRepository';
 import { mapSettled } from './concurrency';
@@ -15,11 +17,16 @@ export interface IntakeLimits {
   maxInputPixels: number;
   /** Sources loaded in parallel within one call. */
   loadConcurrency: number;
+  /** Byte cap of a PDF source (drawing sets are larger than single images). */
+  maxPdfBytes: number;
+  /** Most PDF pages one call renders (all PDF sources together); pick others with pdf_pages. */
+  maxPdfPages: number;
 }
 
 export interface IntakeDeps {
   loader: ImageSourceLoader;
   processor: ImageProcessor;
+  pdf: PdfRenderer;
   limits: IntakeLimits;
 }
 
@@ -28,8 +35,9 @@ export interface IntakeDeps {
  * a single decode by the processor. Errors: VISION_UNSUPPORTED_FORMAT, VISION_IMAGE_CORRUPT,
  * VISION_IMAGE_TOO_LARGE.
  */
-export async function prepareOriginal(deps: IntakeDeps, bytes: Uint8Array, label: string, origin: ImageOrigin, index: number): Promise<NewSessionImage> {
-  if (bytes.length > deps.limits.maxImageBytes) {
+export async function prepareOriginal(deps: IntakeDeps, bytes: Uint8Array, label: string, origin: ImageOrigin, index: number, text?: string): Promise<NewSessionImage> {
+  // A rendered PDF page is our own output (bounded by pixels), not an input to cap by bytes.
+  if (origin !== 'pdf-page' && bytes.length > deps.limits.maxImageBytes) {
     throw visionError('VISION_IMAGE_TOO_LARGE', `${label} is ${bytes.length} bytes, over the ${deps.limits.maxImageBytes}-byte limit.`, { limitBytes: deps.limits.maxImageBytes });
   }
   const sniffed = sniffImage(bytes);
@@ -40,7 +48,7 @@ export async function prepareOriginal(deps: IntakeDeps, bytes: Uint8Array, label
       limitPixels: deps.limits.maxInputPixels,
     });
   }
-  const { original, prepared } = await deps.processor.prepare(bytes, sniffed);
+  const { original, prepared, tiles } = await deps.processor.prepare(bytes, sniffed);
   return {
     index,
     origin,
@@ -55,24 +63,57 @@ export async function prepareOriginal(deps: IntakeDeps, bytes: Uint8Array, label
     preparedHeight: prepared.height,
     originalBytes: bytes,
     preparedBytes: prepared.bytes,
+    ...(text ? { text } : {}),
+    ...(tiles
+      ? {
+          tiles: tiles.map((t) => ({ sha256: t.sha256, mimeType: t.mimeType, width: t.width, height: t.height, source: t.source })),
+          tileBytes: tiles.map((t) => t.bytes),
+        }
+      : {}),
   };
 }
 
 /**
+ * Renders the chosen pages of a PDF and prepares each as a session image labelled
+ * "<source> p.N/M", carrying its text layer. Errors: the PdfRenderer codes, and
+ * VISION_PDF_TOO_MANY_PAGES when earlier PDFs of the call used up `pagesLeft`.
+ */
+export async function preparePdfPages(
+  deps: IntakeDeps,
+  bytes: Uint8Array,
+  label: string,
+  firstIndex: number,
+  options: { pages?: string; pagesLeft: number; signal?: AbortSignal },
+): Promise<NewSessionImage[]> {
+  const maxPixelsPerPage = Math.min(deps.limits.maxInputPixels, PDF_PAGE_PIXELS);
+  const rendered = await deps.pdf.render(bytes, { ...(options.pages !== undefined ? { pages: options.pages } : {}), maxPages: options.pagesLeft, maxPixelsPerPage, ...(options.signal ? { signal: options.signal } : {}) });
+  const images: NewSessionImage[] = [];
+  for (const page of rendered.pages) {
+    images.push(await prepareOriginal(deps, page.png, `${label} p.${page.number}/${rendered.pageCount}`, 'pdf-page', firstIndex + images.length, page.text));
+  }
+  return images;
+}
+
+/** Pixels of one rendered page: an A3 sheet at ~200 DPI; zoom_image crops this render. */
+const PDF_PAGE_PIXELS = 16_000_000;
+
+/**
  * Loads and prepares the sources of one turn. Content already in the session (same sha256 of
- * the original) is not decoded again: the existing image index is reused. Returns the images
- * to add and, per source, the session index it maps to. The first failing source fails the
- * whole call (with its position in `data.sourceIndex`), so a turn never sees half its images.
+ * the original) is not decoded again: the existing image index is reused. A PDF source becomes
+ * one image per chosen page (`pdfPages`, e.g. "1-3"). Returns the images to add and, per
+ * source, the session indexes it maps to. The first failing source fails the whole call (with
+ * its position in `data.sourceIndex`), so a turn never sees half its images.
  */
 export async function takeInSources(
   deps: IntakeDeps,
   sources: readonly string[],
   existing: readonly SessionImage[],
-  options: { signal?: AbortSignal; onProgress?: ProgressReporter },
+  options: { signal?: AbortSignal; onProgress?: ProgressReporter; pdfPages?: string },
 ): Promise<{ newImages: NewSessionImage[]; indexes: number[] }> {
   let done = 0;
+  const maxBytes = Math.max(deps.limits.maxImageBytes, deps.limits.maxPdfBytes);
   const loaded = await mapSettled(sources, deps.limits.loadConcurrency, async (source) => {
-    const result = await deps.loader.load(source, { maxBytes: deps.limits.maxImageBytes, ...(options.signal ? { signal: options.signal } : {}) });
+    const result = await deps.loader.load(source, { maxBytes, ...(options.signal ? { signal: options.signal } : {}) });
     options.onProgress?.(++done, sources.length * 2, `loaded ${result.label}`);
     return result;
   });
@@ -80,20 +121,37 @@ export async function takeInSources(
   const newImages: NewSessionImage[] = [];
   const indexes: number[] = [];
   let nextIndex = existing.length;
+  let pagesLeft = deps.limits.maxPdfPages;
   for (const [position, outcome] of loaded.entries()) {
     if (outcome.status === 'rejected') throw withSourceIndex(outcome.reason, position);
     const { bytes, label } = outcome.value;
-    const sha = deps.processor.sha256(bytes);
-    const known = knownBySha.get(sha);
-    if (known !== undefined) {
-      indexes.push(known);
-    } else {
-      const image = await prepareOriginal(deps, bytes, label, 'source', nextIndex).catch((error: unknown) => {
+    if (isPdf(bytes)) {
+      const pages = await preparePdfPages(deps, bytes, label, nextIndex, { ...(options.pdfPages !== undefined ? { pages: options.pdfPages } : {}), pagesLeft, ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
         throw withSourceIndex(error, position);
       });
-      newImages.push(image);
-      knownBySha.set(sha, nextIndex);
-      indexes.push(nextIndex++);
+      pagesLeft -= pages.length;
+      for (const page of pages) {
+        const known = knownBySha.get(page.originalSha256);
+        if (known !== undefined) indexes.push(known);
+        else {
+          newImages.push({ ...page, index: nextIndex });
+          knownBySha.set(page.originalSha256, nextIndex);
+          indexes.push(nextIndex++);
+        }
+      }
+    } else {
+      const sha = deps.processor.sha256(bytes);
+      const known = knownBySha.get(sha);
+      if (known !== undefined) {
+        indexes.push(known);
+      } else {
+        const image = await prepareOriginal(deps, bytes, label, 'source', nextIndex).catch((error: unknown) => {
+          throw withSourceIndex(error, position);
+        });
+        newImages.push(image);
+        knownBySha.set(sha, nextIndex);
+        indexes.push(nextIndex++);
+      }
     }
     options.onProgress?.(sources.length + position + 1, sources.length * 2, `prepared ${label}`);
   }

@@ -2,6 +2,7 @@ import { AppError } from '../../../../shared/errors';
 import type { LlmContentPart, LlmGateway, LlmMessage } from '../../../platform/llm/types';
 import type { ImageBudget } from '../domain/imageBudget';
 import { selectImages } from '../domain/imageBudget';
+import { tileLabel } from '../domain/imageLimits';
 import { VISION_SYSTEM_PROMPT } from '../domain/prompts';
 import type { SessionImage, SessionTurn, TurnKind, UsageTotals } from '../domain/session';
 
@@ -24,16 +25,38 @@ export interface TurnOutcome {
   budgetNote?: string;
 }
 
-/** Label + image part, or a placeholder when the budget leaves the image out of this request. */
-function imageParts(images: SessionImage[], indexes: number[], included: ReadonlySet<number>, bytesOf: (image: SessionImage) => Uint8Array): LlmContentPart[] {
+/** Reads the bytes a part needs by sha256 (fresh images of this turn first, then the store). */
+export type BytesBySha = (sha256: string) => Uint8Array;
+
+/**
+ * The parts that carry one image to the model: the image itself, or — for a tiled strip — a
+ * line saying how it was cut, then each tile with its own label, in reading order.
+ */
+export function imageContent(image: SessionImage, label: string, bytesOf: BytesBySha): LlmContentPart[] {
+  const textLayer: LlmContentPart[] = image.text ? [{ type: 'text', text: `Text layer of ${label.replace(/ \(.*$/, '')} (extracted from the PDF, may be incomplete):\n${image.text}` }] : [];
+  return [...pixelContent(image, label, bytesOf), ...textLayer];
+}
+
+function pixelContent(image: SessionImage, label: string, bytesOf: BytesBySha): LlmContentPart[] {
+  if (!image.tiles) return [{ type: 'text', text: `${label}:` }, { type: 'image', mimeType: image.preparedMimeType, data: bytesOf(image.preparedSha256) }];
+  const original = { width: image.originalWidth, height: image.originalHeight };
+  const n = image.tiles.length;
+  return [
+    { type: 'text', text: `${label}: ${original.width}×${original.height} px, too long to shrink legibly, sent as ${n} overlapping tiles in reading order:` },
+    ...image.tiles.flatMap((tile, i): LlmContentPart[] => [
+      { type: 'text', text: `${label.replace(/ \(.*$/, '')} ${tileLabel(i, n, tile.source, original)}:` },
+      { type: 'image', mimeType: tile.mimeType, data: bytesOf(tile.sha256) },
+    ]),
+  ];
+}
+
+/** Label + image parts, or a placeholder when the budget leaves the image out of this request. */
+function imageParts(images: SessionImage[], indexes: number[], included: ReadonlySet<number>, bytesOf: BytesBySha): LlmContentPart[] {
   return indexes.flatMap((index): LlmContentPart[] => {
     const image = images[index]!;
-    const label = `Image #${index} (${image.label}):`;
-    if (!included.has(index)) return [{ type: 'text', text: `${label} [not re-sent this turn: session image budget]` }];
-    return [
-      { type: 'text', text: label },
-      { type: 'image', mimeType: image.preparedMimeType, data: bytesOf(image) },
-    ];
+    const label = `Image #${index} (${image.label})`;
+    if (!included.has(index)) return [{ type: 'text', text: `${label}: [not re-sent this turn: session image budget]` }];
+    return imageContent(image, label, bytesOf);
   });
 }
 
@@ -46,7 +69,7 @@ export function buildMessages(
   images: SessionImage[],
   pending: PendingTurn,
   budget: ImageBudget,
-  bytesOf: (image: SessionImage) => Uint8Array,
+  bytesOf: BytesBySha,
 ): { messages: LlmMessage[]; budgetNote?: string } {
   const selection = selectImages(images, budget, pending.mustInclude);
   const messages: LlmMessage[] = [];

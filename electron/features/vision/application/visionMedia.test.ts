@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type HttpTestServer } from '../../../testSupport/visionFixtures/canaryServer';
 import { countImageParts, startVisionHarness, type VisionHarness } from '../../../testSupport/visionFixtures/harness';
-import { solidPng } from '../../../testSupport/visionFixtures/images';
+import { lineArtPng, solidPng } from '../../../testSupport/visionFixtures/images';
+import { makePdf } from '../../../testSupport/visionFixtures/pdf';
 import { toolPath } from '../../../testSupport/prereqs';
 
 let harness: VisionHarness | undefined;
@@ -24,10 +25,71 @@ function sentImages(body: unknown): Buffer[] {
   return [...json.matchAll(/data:image\/[a-z]+;base64,([A-Za-z0-9+/=]+)/g)].map((m) => Buffer.from(m[1]!, 'base64'));
 }
 
+describe('wide images', () => {
+  it('sends a 6000×200 strip as labelled full-resolution tiles, again after a restart, and frees them with the session', async () => {
+    harness = await startVisionHarness({ script: () => ({ text: 'A long toolbar.' }) });
+    const file = path.join(harness.dir, 'strip.png');
+    writeFileSync(file, await lineArtPng(6000, 200));
+    const first = await harness.service.analyzeImages({ sources: [file], prompt: 'Read the toolbar.' });
+    const tiles = sentImages(harness.provider.requests[0]!.body);
+    expect(tiles).toHaveLength(5);
+    for (const tile of tiles) expect((await sharp(tile).metadata()).height).toBe(200);
+    const text = JSON.stringify(harness.provider.requests[0]!.body);
+    expect(text).toContain('sent as 5 overlapping tiles in reading order');
+    expect(text).toMatch(/Image #0 tile 1 of 5, left to right, x 0–\d+ of 6000 px/);
+
+    const service = harness.restart();
+    await service.analyzeImages({ sources: [], prompt: 'And the last button?', sessionId: first.sessionId });
+    expect(sentImages(harness.provider.requests[1]!.body).map((b) => b.toString('base64'))).toEqual(tiles.map((b) => b.toString('base64')));
+    const blobs = () => (harness!.db.prepare('SELECT COUNT(*) AS n FROM vision_blobs').get() as { n: number }).n;
+    expect(blobs()).toBe(1 + 1 + 5); // original, overview, tiles
+    harness.clock.advance(25 * 3_600_000);
+    expect(service.sweepExpired().deleted).toEqual([first.sessionId]);
+    expect(blobs()).toBe(0);
+  });
+});
+
+describe('PDF sources', () => {
+  it('analyses the chosen pages of a PDF as images with their text layer, and zooms into a page render', async () => {
+    harness = await startVisionHarness({ script: [{ text: 'Two sheets.\nSUMMARY: Flange drawing set.' }, { text: 'DN50' }] });
+    const file = path.join(harness.dir, 'set.pdf');
+    writeFileSync(file, makePdf([{ text: 'Flange DN50 sheet 1' }, { text: 'Bolt list' }, { text: 'Section A-A sheet 3' }]));
+    const first = await harness.service.analyzeImages({ sources: [file], prompt: 'What is drawn?', pdfPages: '1,3' });
+    expect(first.imageIndexes).toEqual([0, 1]);
+    const body = JSON.stringify(harness.provider.requests[0]!.body);
+    expect(body).toContain('set.pdf p.1/3');
+    expect(body).toContain('set.pdf p.3/3');
+    expect(body).toContain('Flange DN50 sheet 1');
+    expect(body).toContain('Section A-A sheet 3');
+    expect(body).not.toContain('Bolt list');
+    expect(sentImages(harness.provider.requests[0]!.body)).toHaveLength(2);
+    // The page render (200 DPI A4 landscape) is the original zoom_image crops.
+    await harness.service.zoomImage({ sessionId: first.sessionId, imageIndex: 0, region: { x: 0, y: 0, width: 0.5, height: 0.25 }, prompt: 'Title?' });
+    const crop = sentImages(harness.provider.requests[1]!.body).at(-1)!;
+    expect((await sharp(crop).metadata()).width).toBe(Math.round(0.5 * Math.ceil(842 * 200 / 72)));
+  });
+
+  it('refuses encrypted, broken and oversized PDFs and bad page ranges with typed errors', async () => {
+    harness = await startVisionHarness({ script: [] });
+    const cases: Array<[Uint8Array, string | undefined, string]> = [
+      [makePdf([{ text: 'secret' }], { encrypted: true }), undefined, 'VISION_PDF_ENCRYPTED'],
+      [new TextEncoder().encode('%PDF-1.4\nthis is not a pdf body'), undefined, 'VISION_PDF_INVALID'],
+      [makePdf(Array.from({ length: 9 }, (_, i) => ({ text: `page ${i + 1}` }))), undefined, 'VISION_PDF_TOO_MANY_PAGES'],
+      [makePdf([{ text: 'one' }]), '2', 'VISION_PDF_PAGES_INVALID'],
+    ];
+    for (const [i, [bytes, pages, code]] of cases.entries()) {
+      const file = path.join(harness.dir, `case${i}.pdf`);
+      writeFileSync(file, bytes);
+      await expect(harness.service.analyzeImages({ sources: [file], prompt: 'p', ...(pages ? { pdfPages: pages } : {}) }), code).rejects.toMatchObject({ code, data: expect.objectContaining({ sourceIndex: 0 }) });
+    }
+    expect(harness.provider.requests).toHaveLength(0);
+  });
+});
+
 describe('zoom_image', () => {
   it('crops the original at full resolution, not the downscaled copy the model saw', async () => {
-    harness = await startVisionHarness({ maxEdge: 512, script: [{ text: 'overview' }, { text: 'detail' }] });
-    // Left half red, right half blue, 2000×1000: the model first sees a 512×256 copy.
+    harness = await startVisionHarness({ maxEdge: 1024, script: [{ text: 'overview' }, { text: 'detail' }] });
+    // Left half red, right half blue, 2000×1000: the model first sees a 1024×512 copy.
     const left = await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#ff0000' } }).png().toBuffer();
     const file = path.join(harness.dir, 'wide.png');
     writeFileSync(file, await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#0000ff' } }).composite([{ input: left, left: 0, top: 0 }]).png().toBuffer());
@@ -38,7 +100,7 @@ describe('zoom_image', () => {
     expect(images).toHaveLength(2);
     const overview = await sharp(images[0]!).metadata();
     const crop = await sharp(images[1]!).metadata();
-    expect([overview.width, overview.height]).toEqual([512, 256]);
+    expect([overview.width, overview.height]).toEqual([1024, 512]);
     expect([crop.width, crop.height]).toEqual([400, 300]);
     const { dominant } = await sharp(images[1]!).stats();
     expect(dominant).toMatchObject({ b: expect.any(Number) });

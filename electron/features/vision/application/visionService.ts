@@ -3,9 +3,10 @@ import { visionError } from '../domain/errors';
 import type { ImageBudget } from '../domain/imageBudget';
 import { regionToPixels, type FractionRegion } from '../domain/imageMath';
 import { FIRST_TURN_SUMMARY_INSTRUCTION, videoPromptText, zoomPromptText } from '../domain/prompts';
-import { addUsage, emptyUsage, splitSummary, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
+import { addUsage, emptyUsage, shorten, splitSummary, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
 import type { ImageProcessor } from '../ports/imageProcessor';
 import type { ImageSourceLoader } from '../ports/imageSources';
+import type { PdfRenderer } from '../ports/pdfRenderer';
 import type { CallOptions, Clock, VideoFrameExtractor } from '../ports/runtime';
 import { analyzeDocument, type DocumentResult } from './documentAnnotator';
 import type { NewSessionImage, VisionSessionRepository } from '../ports/sessionRepository';
@@ -27,6 +28,7 @@ export interface VisionDeps {
   repository: VisionSessionRepository;
   loader: ImageSourceLoader;
   processor: ImageProcessor;
+  pdf: PdfRenderer;
   frames: VideoFrameExtractor;
   clock: Clock;
   newId: () => string;
@@ -55,9 +57,11 @@ export interface TurnResult {
 export interface VisionService {
   /**
    * Analyzes images in a new session (no sessionId) or as a follow-up (new sources are added).
+   * A PDF source adds one image per page of `pdfPages` ("1-3,5"; default all, at most
+   * limits.maxPdfPages), each with its text layer. PDF errors: VISION_PDF_*.
    * Errors: VISION_SOURCES_REQUIRED (no sessionId and no sources), VISION_SESSION_NOT_FOUND, the ImageSourceLoader / ImageProcessor codes, LLM_*.
    */
-  analyzeImages(input: { sources: string[]; prompt: string; sessionId?: string }, options?: CallOptions): Promise<TurnResult>;
+  analyzeImages(input: { sources: string[]; prompt: string; sessionId?: string; pdfPages?: string }, options?: CallOptions): Promise<TurnResult>;
   /**
    * Crops session image `imageIndex` at full resolution and asks about it in the same session.
    * Errors: VISION_SESSION_NOT_FOUND, VISION_IMAGE_INDEX_INVALID, VISION_REGION_INVALID, LLM_*.
@@ -73,16 +77,33 @@ export interface VisionService {
    * Per-image failures are listed in `failed`. Errors: VISION_DOCUMENT_INVALID, loader codes.
    */
   analyzeDocument(input: { document: string; prompt?: string; maxImages?: number }, options?: CallOptions): Promise<DocumentResult>;
+  /**
+   * Renames a session (after any running turn of it) and returns the stored summary (trimmed,
+   * at most 200 characters). Errors: VISION_SESSION_NOT_FOUND.
+   */
+  renameSession(sessionId: string, summary: string): Promise<string>;
+  /** Deletes a session (after any running turn of it). Errors: VISION_SESSION_NOT_FOUND. */
+  deleteSession(sessionId: string): Promise<void>;
   /** Snapshot of all sessions (never blocks on running turns). */
   listSessions(): SessionListing[];
   /** Deletes sessions idle longer than the TTL, skipping sessions with a turn in progress. */
   sweepExpired(): { deleted: string[]; skippedBusy: string[] };
 }
 
+/** Bytes of this turn's new images (prepared and tiles) by sha256: not in the store until commit. */
+function freshBytes(images: NewSessionImage[]): Map<string, Uint8Array> {
+  const fresh = new Map<string, Uint8Array>();
+  for (const image of images) {
+    fresh.set(image.preparedSha256, image.preparedBytes);
+    for (const [i, tile] of (image.tiles ?? []).entries()) fresh.set(tile.sha256, image.tileBytes![i]!);
+  }
+  return fresh;
+}
+
 export function createVisionService(deps: VisionDeps): VisionService {
   const mutex = createKeyedMutex();
   const { settings, repository } = deps;
-  const intake = { loader: deps.loader, processor: deps.processor, limits: settings.limits };
+  const intake = { loader: deps.loader, processor: deps.processor, pdf: deps.pdf, limits: settings.limits };
 
   function requireSession(id: string): SessionRecord {
     const session = repository.get(id);
@@ -94,8 +115,8 @@ export function createVisionService(deps: VisionDeps): VisionService {
   /** Runs one turn against `session` (undefined = create) and commits it only on success. */
   async function runTurn(sessionId: string, session: SessionRecord | undefined, newImages: NewSessionImage[], pending: PendingTurn, options: CallOptions): Promise<TurnResult> {
     const images: SessionImage[] = [...(session?.images ?? []), ...newImages];
-    const fresh = new Map(newImages.map((image) => [image.index, image.preparedBytes]));
-    const bytesOf = (image: SessionImage) => fresh.get(image.index) ?? repository.imageBytes(image.preparedSha256);
+    const fresh = freshBytes(newImages);
+    const bytesOf = (sha256: string) => fresh.get(sha256) ?? repository.imageBytes(sha256);
     const prompt = session ? pending.prompt : `${pending.prompt}\n\n${FIRST_TURN_SUMMARY_INSTRUCTION}`;
     const conversation = buildMessages(session?.turns ?? [], images, { ...pending, prompt }, settings.budget, bytesOf);
     const outcome = await askModel(deps.gateway, conversation, { maxOutputTokens: settings.maxOutputTokens, purpose: `vision.${pending.kind}`, ...(options.signal ? { signal: options.signal } : {}) });
@@ -133,7 +154,7 @@ export function createVisionService(deps: VisionDeps): VisionService {
         return Promise.reject(visionError('VISION_SOURCES_REQUIRED', 'A new session needs at least one image source (image_sources is only optional with session_id).'));
       }
       return withSession(input.sessionId, async (id, session) => {
-        const taken = await takeInSources(intake, input.sources, session?.images ?? [], options);
+        const taken = await takeInSources(intake, input.sources, session?.images ?? [], { ...options, ...(input.pdfPages !== undefined ? { pdfPages: input.pdfPages } : {}) });
         const pending: PendingTurn = { kind: 'analyze', prompt: input.prompt, imageIndexes: taken.newImages.map((i) => i.index), mustInclude: new Set(taken.indexes) };
         return runTurn(id, session, taken.newImages, pending, options);
       });
@@ -183,6 +204,15 @@ export function createVisionService(deps: VisionDeps): VisionService {
         input,
         options,
       ),
+
+    renameSession: (sessionId, summary) =>
+      withSession(sessionId, async (id) => {
+        const clean = shorten(summary.replace(/\s+/g, ' ').trim(), 200);
+        repository.rename(id, clean);
+        return clean;
+      }),
+
+    deleteSession: (sessionId) => withSession(sessionId, async (id) => repository.delete(id)),
 
     // Same rule as requireSession: an expired session is not listed even before the sweeper runs.
     listSessions: () => repository.list().filter((session) => session.lastAccessAt >= deps.clock.now() - settings.sessionTtlMs),

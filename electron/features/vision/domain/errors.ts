@@ -22,6 +22,10 @@ export const visionHints = {
   VISION_VIDEO_FAILED: 'ffmpeg could not read the video; check that it is a valid video file.',
   VISION_DOCUMENT_INVALID: 'Pass a document URL, HTML or markdown text.',
   VISION_RELATIVE_URL_UNRESOLVED: 'Pass the document by its URL so relative image URLs can be resolved, or use absolute URLs.',
+  VISION_PDF_ENCRYPTED: 'The PDF is password-protected: save an unprotected copy (or print it to PDF) and send that.',
+  VISION_PDF_INVALID: 'The PDF is damaged or not a PDF; re-export it, or send the pages as images.',
+  VISION_PDF_PAGES_INVALID: 'Give pdf_pages as page numbers and ranges within the document, e.g. "1-3,5" (pages start at 1).',
+  VISION_PDF_TOO_MANY_PAGES: 'Pick the pages to analyse with pdf_pages (e.g. "1-4"), or split the call.',
   VISION_DOCUMENT_IMAGE_SKIPPED: 'Raise max_images, or analyse this image separately with analyze_images.',
 } as const;
 

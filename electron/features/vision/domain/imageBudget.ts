@@ -19,17 +19,22 @@ export interface BudgetSelection {
  * count and the pixel budget allow. Omitted images stay in the session and in the history as
  * a text placeholder; the caller is told which ones were left out.
  */
+/** Pixels an image costs per request: its tiles when tiled, else the prepared image. */
+export function sentPixels(image: SessionImage): number {
+  return image.tiles ? image.tiles.reduce((sum, t) => sum + t.width * t.height, 0) : image.preparedWidth * image.preparedHeight;
+}
+
 export function selectImages(images: SessionImage[], budget: ImageBudget, mustInclude: ReadonlySet<number>): BudgetSelection {
   const included = new Set<number>();
   let pixels = 0;
   for (const image of images) {
     if (!mustInclude.has(image.index)) continue;
     included.add(image.index);
-    pixels += image.preparedWidth * image.preparedHeight;
+    pixels += sentPixels(image);
   }
   for (const image of [...images].reverse()) {
     if (included.has(image.index)) continue;
-    const area = image.preparedWidth * image.preparedHeight;
+    const area = sentPixels(image);
     if (included.size + 1 > budget.maxImages || pixels + area > budget.maxPixels) continue;
     included.add(image.index);
     pixels += area;

@@ -33,14 +33,6 @@ export function regionToPixels(region: FractionRegion, width: number, height: nu
   };
 }
 
-/** Size after fitting the long edge into maxEdge (never enlarges). */
-export function fitWithin(width: number, height: number, maxEdge: number): { width: number; height: number; resized: boolean } {
-  const long = Math.max(width, height);
-  if (long <= maxEdge) return { width, height, resized: false };
-  const scale = maxEdge / long;
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), resized: true };
-}
-
 /**
  * Estimated vision tokens of an image with OpenAI's high-detail tiling rule (fit in 2048,
  * shortest side 768, 170 per 512 tile + 85): a provider-neutral yardstick for the benchmark.
@@ -55,16 +47,4 @@ export function estimateVisionTokens(width: number, height: number): number {
   w *= shortScale;
   h *= shortScale;
   return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
-}
-
-/**
- * True when interleaved 8-bit pixels with 3 or 4 channels have R = G = B everywhere (alpha,
- * if any, is ignored): such an image loses nothing when stored as grey.
- */
-export function isGreyscalePixels(data: Uint8Array, channels: number): boolean {
-  if (channels < 3) return channels >= 1;
-  for (let i = 0; i + 2 < data.length; i += channels) {
-    if (data[i] !== data[i + 1] || data[i] !== data[i + 2]) return false;
-  }
-  return true;
 }

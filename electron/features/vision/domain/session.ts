@@ -10,7 +10,7 @@ export interface UsageTotals {
 export const emptyUsage = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, contextBytes: 0, latencyMs: 0 });
 
 /** How an image entered the session. */
-export type ImageOrigin = 'source' | 'zoom' | 'video-frame';
+export type ImageOrigin = 'source' | 'zoom' | 'video-frame' | 'pdf-page';
 
 /** One image of a session. Bytes live in the repository, addressed by sha256. */
 export interface SessionImage {
@@ -29,6 +29,22 @@ export interface SessionImage {
   preparedMimeType: string;
   preparedWidth: number;
   preparedHeight: number;
+  /**
+   * Present when the image was too long to shrink legibly: the model gets these tiles (in
+   * reading order) instead of the prepared image, which is then only the overview for the UI.
+   */
+  tiles?: SessionTile[];
+  /** Text layer of a PDF page (sent as text after the page image). */
+  text?: string;
+}
+
+/** One tile of a tiled image: its bytes' sha256 and its rectangle in the oriented original. */
+export interface SessionTile {
+  sha256: string;
+  mimeType: string;
+  width: number;
+  height: number;
+  source: { left: number; top: number; width: number; height: number };
 }
 
 export type TurnKind = 'analyze' | 'zoom' | 'video';

@@ -4,6 +4,8 @@ import type { SessionImage, SessionListing, SessionRecord, SessionTurn, UsageTot
 export interface NewSessionImage extends SessionImage {
   originalBytes: Uint8Array;
   preparedBytes: Uint8Array;
+  /** Bytes of `tiles`, in the same order. */
+  tileBytes?: Uint8Array[];
 }
 
 /** Everything one successful turn writes, in one transaction. */
@@ -33,6 +35,8 @@ export interface VisionSessionRepository {
   list(): SessionListing[];
   /** Ids of sessions last accessed before `cutoff` (epoch ms). */
   expiredIds(cutoff: number): string[];
+  /** Sets a session's summary (its title). */
+  rename(id: string, summary: string): void;
   /** Deletes a session, its turns, and blobs no other session references. */
   delete(id: string): void;
 }

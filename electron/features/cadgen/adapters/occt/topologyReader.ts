@@ -43,6 +43,9 @@ function readFace(kernel: Kernel, face: Face, index: number): Omit<FaceInfo, 'to
       const relative = sub(point, info.axis.origin);
       const radial = sub(relative, scale(direction, dot(relative, direction)));
       info.concave = dot(normal, radial) < 0;
+      // A cylinder's u parameter is its angle, so the UV bounds give the face's angular extent.
+      const bounds = face.UVBounds;
+      info.angle_span_deg = ((bounds.uMax - bounds.uMin) * 180) / Math.PI;
     }
   }
   return info;

@@ -12,6 +12,6 @@ export const chamferContract: OperationContract = {
   reference_policy: { mode: 'none' },
   server_injected_paths: ['params.edges'],
   semantic_preflight: ['body_exists'],
-  candidate_verifiers: ['single_connected_body', 'volume_mm3'],
+  candidate_verifiers: ['chamfer_size', 'single_connected_body', 'volume_mm3'],
   body_effect: 'modify',
 };

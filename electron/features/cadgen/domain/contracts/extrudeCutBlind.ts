@@ -15,6 +15,6 @@ export const extrudeCutBlindContract: OperationContract = {
   reference_policy: { mode: 'none' },
   server_injected_paths: [],
   semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'body_exists', 'cut_reaches_body', 'cut_tool_meets_body'],
-  candidate_verifiers: ['volume_mm3', 'single_connected_body', 'coplanar'],
+  candidate_verifiers: ['pocket', 'hole_set', 'volume_mm3', 'single_connected_body', 'coplanar'],
   body_effect: 'cut',
 };

@@ -14,6 +14,6 @@ export const extrudeCutThroughContract: OperationContract = {
   reference_policy: { mode: 'none' },
   server_injected_paths: [],
   semantic_preflight: ['workplane_valid', 'profile_closed_simple', 'body_exists', 'cut_reaches_body', 'through_exit_distance', 'cut_tool_meets_body'],
-  candidate_verifiers: ['through_cylindrical_bore', 'single_connected_body', 'volume_mm3'],
+  candidate_verifiers: ['through_opening', 'hole_set', 'through_cylindrical_bore', 'single_connected_body', 'volume_mm3'],
   body_effect: 'cut',
 };

@@ -12,6 +12,6 @@ export const filletContract: OperationContract = {
   reference_policy: { mode: 'none' },
   server_injected_paths: ['params.edges'],
   semantic_preflight: ['body_exists'],
-  candidate_verifiers: ['single_connected_body', 'volume_mm3'],
+  candidate_verifiers: ['fillet_radius', 'single_connected_body', 'volume_mm3'],
   body_effect: 'modify',
 };

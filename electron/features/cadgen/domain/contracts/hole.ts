@@ -30,6 +30,6 @@ export const holeContract: OperationContract = {
   reference_policy: { mode: 'none' },
   server_injected_paths: ['params.host_face'],
   semantic_preflight: ['body_exists', 'host_face_planar', 'hole_positions_on_host_face', 'hole_style_dimensions', 'through_exit_distance'],
-  candidate_verifiers: ['cylindrical_bore', 'through_cylindrical_bore', 'circular_hole_pattern'],
+  candidate_verifiers: ['hole_set', 'linear_hole_pattern', 'rectangular_hole_layout', 'hole_centre_distance', 'cylindrical_bore', 'through_cylindrical_bore', 'circular_hole_pattern'],
   body_effect: 'cut',
 };

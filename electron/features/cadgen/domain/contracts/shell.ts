@@ -12,6 +12,6 @@ export const shellContract: OperationContract = {
   reference_policy: { mode: 'none' },
   server_injected_paths: ['params.faces'],
   semantic_preflight: ['body_exists', 'shell_thickness_fits'],
-  candidate_verifiers: ['single_connected_body', 'volume_mm3', 'bbox_dimension_mm'],
+  candidate_verifiers: ['wall_thickness', 'single_connected_body', 'volume_mm3', 'bbox_dimension_mm'],
   body_effect: 'modify',
 };

@@ -1,8 +1,11 @@
 import { closedObject, num } from '../contracts/schemaParts';
 import { positiveMm, toleranceMm } from './expectedParts';
+
+const relativeTolerance = num(1e-12, 0.5, 'relative tolerance (0.01 = 1 %)');
 import { unmet } from './types';
 import type { ClaimVerifier } from './types';
 import type { Vec3 } from '../vec3';
+import type { TopologySnapshot } from '../topology';
 
 const noBody = { status: 'fail', message: 'the rebuild produced no solid', evidence: {} } as const;
 
@@ -19,16 +22,42 @@ export const solidCountEquals: ClaimVerifier = {
   },
 };
 
+/** Sizes of the connected components of the face adjacency graph (faces sharing an edge). */
+export function faceComponents(snapshot: TopologySnapshot): number[] {
+  const seen = new Set<number>();
+  const sizes: number[] = [];
+  for (const start of snapshot.faces) {
+    if (seen.has(start.index)) continue;
+    let size = 0;
+    const queue = [start.index];
+    seen.add(start.index);
+    while (queue.length > 0) {
+      const index = queue.pop() as number;
+      size += 1;
+      for (const n of snapshot.faces[index]?.adjacent_faces ?? []) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          queue.push(n);
+        }
+      }
+    }
+    sizes.push(size);
+  }
+  return sizes.sort((a, b) => b - a);
+}
+
 export const singleConnectedBody: ClaimVerifier = {
   kind: 'single_connected_body',
-  summary: 'The model is one connected solid (no loose bodies).',
+  summary: 'The model is one solid whose faces form one connected skin through shared edges (no loose or merely touching bodies).',
   deterministic: true,
   expected_schema: closedObject({}),
-  required_artifacts: ['measurements'],
+  required_artifacts: ['measurements', 'topology'],
   evaluate(_expected, context) {
     const measured = context.snapshot?.measurements.solid_count ?? 0;
-    const evidence = { measured_solid_count: measured };
-    return measured === 1 ? { status: 'pass', message: 'one connected solid', evidence } : unmet(context, `${measured} solids`, evidence);
+    const components = context.snapshot ? faceComponents(context.snapshot) : [];
+    const evidence = { measured_solid_count: measured, face_components: components.length, component_face_counts: components.slice(0, 20) };
+    if (measured === 1 && components.length === 1) return { status: 'pass', message: `one solid, all ${components[0]} faces connected`, evidence };
+    return unmet(context, measured !== 1 ? `${measured} solids` : `one solid but ${components.length} separate face groups`, evidence);
   },
 };
 
@@ -36,12 +65,14 @@ const AXES = { x: 0, y: 1, z: 2 } as const;
 
 export const bboxDimensionMm: ClaimVerifier = {
   kind: 'bbox_dimension_mm',
-  summary: 'Exact bounding-box extent along x, y or z, or all three sorted ascending.',
+  summary: 'Exact bounding-box extent along x, y or z, or all three sorted ascending; absolute (tolerance_mm) or relative (relative_tolerance) tolerance.',
   deterministic: true,
   expected_schema: {
     oneOf: [
       closedObject({ axis: { type: 'string', enum: ['x', 'y', 'z'] }, value_mm: positiveMm, tolerance_mm: toleranceMm }),
       closedObject({ axis: { const: 'sorted' }, values_mm: { type: 'array', items: positiveMm, minItems: 3, maxItems: 3 }, tolerance_mm: toleranceMm }),
+      closedObject({ axis: { type: 'string', enum: ['x', 'y', 'z'] }, value_mm: positiveMm, relative_tolerance: relativeTolerance }),
+      closedObject({ axis: { const: 'sorted' }, values_mm: { type: 'array', items: positiveMm, minItems: 3, maxItems: 3 }, relative_tolerance: relativeTolerance }),
     ],
   },
   required_artifacts: ['measurements'],
@@ -49,12 +80,18 @@ export const bboxDimensionMm: ClaimVerifier = {
     const box = context.snapshot?.measurements.bbox;
     if (!box) return noBody;
     const extents: Vec3 = [box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]];
-    const tolerance = expected.tolerance_mm as number;
     const measured = expected.axis === 'sorted' ? [...extents].sort((a, b) => a - b) : [extents[AXES[expected.axis as 'x' | 'y' | 'z']]];
     const wanted = expected.axis === 'sorted' ? (expected.values_mm as number[]) : [expected.value_mm as number];
-    const evidence = { axis: expected.axis, measured_mm: measured, expected_mm: wanted, tolerance_mm: tolerance, bbox: box };
-    const ok = measured.every((m, i) => Math.abs(m - (wanted[i] as number)) <= tolerance);
-    return ok ? { status: 'pass', message: `extent ${measured.map((m) => m.toFixed(4)).join(' × ')} mm`, evidence } : unmet(context, `extent ${measured.map((m) => m.toFixed(4)).join(' × ')} mm, expected ${wanted.join(' × ')} ± ${tolerance}`, evidence);
+    const relative = expected.relative_tolerance as number | undefined;
+    const allowed = (w: number): number => (relative !== undefined ? relative * w : (expected.tolerance_mm as number));
+    const tolerance = relative !== undefined ? { relative_tolerance: relative } : { tolerance_mm: expected.tolerance_mm };
+    // Always reported in X × Y × Z order (as everywhere else); sorted claims add their ascending view.
+    const xyz = `X × Y × Z ${extents.map((m) => m.toFixed(4)).join(' × ')} mm`;
+    const compared = expected.axis === 'sorted' ? `sorted ${measured.map((m) => m.toFixed(4)).join(' ≤ ')}` : `${String(expected.axis).toUpperCase()} ${measured[0]?.toFixed(4)}`;
+    const evidence = { axis: expected.axis, measured_mm: measured, expected_mm: wanted, ...tolerance, extents_xyz_mm: extents, bbox: box };
+    const ok = measured.every((m, i) => Math.abs(m - (wanted[i] as number)) <= allowed(wanted[i] as number));
+    const limit = relative !== undefined ? `± ${relative * 100} %` : `± ${String(expected.tolerance_mm)}`;
+    return ok ? { status: 'pass', message: `${compared} (${xyz})`, evidence } : unmet(context, `${compared}, expected ${wanted.join(' × ')} ${limit} (${xyz})`, evidence);
   },
 };
 

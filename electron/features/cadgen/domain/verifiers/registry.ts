@@ -1,7 +1,11 @@
 import { openSchemaPaths } from '../closedSchema';
 import { coaxial, coplanar, visual } from './alignmentVerifiers';
 import { bboxDimensionMm, singleConnectedBody, solidCountEquals, volumeMm3 } from './bodyVerifiers';
+import { chamferSize, filletRadius } from './blendVerifiers';
 import { circularHolePattern, cylindricalBore, throughCylindricalBore } from './boreVerifiers';
+import { holeCentreDistance, holeSet, linearHolePattern, rectangularHoleLayout } from './holeVerifiers';
+import { pocket, throughOpening } from './openingVerifiers';
+import { wallThickness } from './wallVerifiers';
 import type { ClaimVerifier, RequiredArtifact } from './types';
 
 /** Artifacts this engine produces for every build, so verifiers needing them can run. */
@@ -18,6 +22,15 @@ export const ALL_VERIFIERS: readonly ClaimVerifier[] = [
   coaxial,
   coplanar,
   visual,
+  holeSet,
+  linearHolePattern,
+  rectangularHoleLayout,
+  holeCentreDistance,
+  filletRadius,
+  chamferSize,
+  pocket,
+  throughOpening,
+  wallThickness,
 ];
 
 /** Problems that make a verifier list unusable: duplicate kinds, open schemas, unproducible artifacts. */

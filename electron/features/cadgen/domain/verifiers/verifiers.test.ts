@@ -105,7 +105,9 @@ describe('claim verifiers', () => {
     expect(byKind('volume_mm3').evaluate({ value_mm3: 1100, relative_tolerance: 1e-6 }, s).status).toBe('fail');
     expect(byKind('solid_count_equals').evaluate({ count: 2 }, s).status).toBe('fail');
     expect(byKind('single_connected_body').evaluate({}, final(snapshot([], 2))).status).toBe('fail');
-    expect(byKind('single_connected_body').evaluate({}, s).status).toBe('pass');
+    // One solid whose two faces share no edge is not proven connected.
+    expect(byKind('single_connected_body').evaluate({}, s).status).toBe('fail');
+    expect(byKind('single_connected_body').evaluate({}, final(snapshot([plane(0, 10, [0, 0, 1], [1]), plane(1, 0, [0, 0, -1], [0])]))).status).toBe('pass');
   });
 
   it('find coaxial cylinders and reject offset ones', () => {

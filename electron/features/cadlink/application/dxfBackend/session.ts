@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../../shared/errors';
 import type { ToolResult } from '../../domain/protocol/mcpTools';
-import { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, type Dialect, type Tag, DrawingIndex, findFrames, type DrawingFrame, type Box, type DxfDocument, writeDxf, type DxfScreenshotRenderer } from '../../../drawing';
+import { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, canStoreReviewIds, hasReviewApp, reviewAppTags, type Dialect, type Tag, DrawingIndex, findFrames, type DrawingFrame, type Box, type DxfDocument, writeDxf, type DxfScreenshotRenderer } from '../../../drawing';
 
 /** Writes the drawing text in the file's encoding. Throws CAD_DXF_SAVE_FAILED on I/O errors. */
 export interface DxfDrawingSink {
@@ -33,6 +33,7 @@ export class DxfSession {
   readonly handles: HandleAllocator;
   readonly newEntities: Tag[] = [];
   private readonly layerEntries: Tag[] = [];
+  private readonly appIdEntries: Tag[] = [];
   private frameCache: DrawingFrame[] | undefined;
   annotationCount = 0;
 
@@ -60,8 +61,17 @@ export class DxfSession {
     this.annotationCount++;
   }
 
+  /** Registers CadSight's XDATA application on first use; false when the file cannot hold XDATA ids. */
+  ensureReviewApp(): boolean {
+    if (!canStoreReviewIds(this.doc)) return false;
+    if (this.appIdEntries.length === 0 && !hasReviewApp(this.doc)) {
+      this.appIdEntries.push(...reviewAppTags(this.dialect, this.handles, this.doc.tables.find((t) => t.name === 'APPID')?.handle));
+    }
+    return true;
+  }
+
   serialise(): string {
-    return writeDxf(this.doc, { entities: this.newEntities, layerEntries: this.layerEntries, ...(this.dialect.handles ? { handSeed: this.handles.seed() } : {}) });
+    return writeDxf(this.doc, { entities: this.newEntities, layerEntries: this.layerEntries, appIdEntries: this.appIdEntries, ...(this.dialect.handles ? { handSeed: this.handles.seed() } : {}) });
   }
 }
 

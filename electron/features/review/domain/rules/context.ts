@@ -11,7 +11,10 @@ export type ReviewLocale = 'zh-CN' | 'en';
 export interface FrameRuleContext {
   frame: Frame;
   evidence: FrameEvidence;
+  /** Language of the report and messages (the run's). */
   locale: ReviewLocale;
+  /** Language of the annotation texts written into the drawing (the drawing's own). */
+  annotationLocale: ReviewLocale;
 }
 
 /** What a drawing-level rule sees. */
@@ -19,6 +22,8 @@ export interface DrawingRuleContext {
   frames: readonly Frame[];
   drawing: DrawingEvidence;
   locale: ReviewLocale;
+  /** See FrameRuleContext.annotationLocale. */
+  annotationLocale: ReviewLocale;
 }
 
 export type FrameRule<P> = (item: RuleChecklistItem, params: P, context: FrameRuleContext) => FindingDraft[];
@@ -84,3 +89,8 @@ const ENTITY_TYPE_ZH: Record<string, string> = {
 
 /** An entity type in the run's language (unknown types keep their DXF name). */
 export const typeName = (locale: ReviewLocale, type: string): string => (locale === 'zh-CN' ? (ENTITY_TYPE_ZH[type.toUpperCase()] ?? `${type} 图元`) : type);
+
+/** Han characters mark a Chinese drawing: its annotations are written in Chinese, otherwise in English. */
+export function drawingLocale(texts: readonly { text: string }[]): ReviewLocale {
+  return texts.some((t) => /[\u3400-\u9fff]/.test(t.text)) ? 'zh-CN' : 'en';
+}

@@ -68,7 +68,7 @@ const fmt = (n: number, decimals: number): string => String(Math.round(n * 10 **
  * prints) disagrees with what the geometry measures. Symbolic overrides ("<>", words) are not
  * checked; "<> H7" keeps the measured value.
  */
-export const dimensionOverrideRule: FrameRule<ParamsOf<'dimension_override'>> = (item, params, { frame, evidence, locale }) =>
+export const dimensionOverrideRule: FrameRule<ParamsOf<'dimension_override'>> = (item, params, { frame, evidence, locale, annotationLocale }) =>
   evidence.dimensions.flatMap((dim) => {
     if (dim.position === null) return [];
     const overridden = dim.textOverride !== null && dim.textOverride.trim() !== '';
@@ -89,7 +89,7 @@ export const dimensionOverrideRule: FrameRule<ParamsOf<'dimension_override'>> = 
         evidenceRefs: ['tool:get_dimensions', `entity:${dim.handle}`],
         location: { kind: 'point', point: dim.position },
         handles: [dim.handle],
-        annotationText: say(locale, `假尺寸：标注 ${shown}，实测 ${measured}`, `False dimension: says ${shown}, measures ${measured}`),
+        annotationText: say(annotationLocale, `假尺寸：标注 ${shown}，实测 ${measured}`, `False dimension: says ${shown}, measures ${measured}`),
       }),
     ];
   });

@@ -14,18 +14,18 @@ function unionBox(entities: readonly EntitySummary[]): BBox | undefined {
   return boxOfPoints(corners);
 }
 
-export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params, { frame, evidence, locale }) =>
+export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params, { frame, evidence, locale, annotationLocale }) =>
   evidence.zeroLength.map((hit) =>
     draftFor(item, frame.id, {
       message: say(locale, `零长度${typeName(locale, hit.type)}（${entityLabel(locale, hit.handle, hit.location)}），应删除。`, `Zero-length ${hit.type} (${entityLabel(locale, hit.handle, hit.location)}); delete it.`),
       evidenceRefs: ['tool:find_zero_length', `entity:${hit.handle}`],
       location: { kind: 'point', point: hit.location },
       handles: [hit.handle],
-      annotationText: say(locale, `零长度${typeName(locale, hit.type)}，请删除`, `Zero-length ${hit.type}: delete`),
+      annotationText: say(annotationLocale, `零长度${typeName(annotationLocale, hit.type)}，请删除`, `Zero-length ${hit.type}: delete`),
     }),
   );
 
-export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = (item, _params, { frame, evidence, locale }) =>
+export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = (item, _params, { frame, evidence, locale, annotationLocale }) =>
   evidence.duplicates.map((group) => {
     const extra = group.handles.slice(1).join(', ');
     const named = !group.handles.some(isFingerprint);
@@ -45,11 +45,11 @@ export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = 
       evidenceRefs: ['tool:find_duplicate_entities', ...group.handles.map((h) => `entity:${h}`)],
       location: { kind: 'point', point: group.location },
       handles: group.handles,
-      annotationText: say(locale, `重复${typeName(locale, group.type)}，请删除多余的一份`, `Duplicate ${group.type}: delete the extra copy`),
+      annotationText: say(annotationLocale, `重复${typeName(annotationLocale, group.type)}，请删除多余的一份`, `Duplicate ${group.type}: delete the extra copy`),
     });
   });
 
-export const layerZeroRule: FrameRule<ParamsOf<'layer_zero_geometry'>> = (item, params, { frame, evidence, locale }) => {
+export const layerZeroRule: FrameRule<ParamsOf<'layer_zero_geometry'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   const ignored = new Set(params.ignoreTypes.map((t) => t.toUpperCase()));
   const onZero = evidence.entities.filter((e) => e.layer === '0' && !ignored.has(e.type.toUpperCase()));
   if (onZero.length === 0) return [];
@@ -65,12 +65,12 @@ export const layerZeroRule: FrameRule<ParamsOf<'layer_zero_geometry'>> = (item, 
       evidenceRefs: ['tool:get_entities', ...onZero.slice(0, MAX_HANDLE_REFS).map((e) => `entity:${e.handle}`)],
       location: { kind: 'bbox', bbox: box },
       handles: onZero.map((e) => e.handle),
-      annotationText: say(locale, `${onZero.length} 个图元在 0 层`, `${onZero.length} entities on layer 0`),
+      annotationText: say(annotationLocale, `${onZero.length} 个图元在 0 层`, `${onZero.length} entities on layer 0`),
     }),
   ];
 };
 
-export const outsideFramesRule: DrawingRule<ParamsOf<'entities_outside_frames'>> = (item, params, { frames, drawing, locale }) => {
+export const outsideFramesRule: DrawingRule<ParamsOf<'entities_outside_frames'>> = (item, params, { frames, drawing, locale, annotationLocale }) => {
   // Without a detected frame the whole drawing is the frame: nothing can lie outside it.
   if (frames.every((f) => f.origin !== 'detected')) return [];
   const ignoredLayers = new Set(params.ignoreLayers);
@@ -88,7 +88,7 @@ export const outsideFramesRule: DrawingRule<ParamsOf<'entities_outside_frames'>>
       evidenceRefs: ['tool:find_frames', 'tool:get_entities', ...outside.slice(0, MAX_HANDLE_REFS).map((e) => `entity:${e.handle}`)],
       location: { kind: 'bbox', bbox: box },
       handles: outside.map((e) => e.handle),
-      annotationText: say(locale, `${outside.length} 个图元在图框外`, `${outside.length} entities outside the frames`),
+      annotationText: say(annotationLocale, `${outside.length} 个图元在图框外`, `${outside.length} entities outside the frames`),
     }),
   ];
 };

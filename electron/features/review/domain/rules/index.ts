@@ -7,7 +7,7 @@ import { sheetSizeRule, titleBlockFieldsRule } from './sheetRules';
 import type { DrawingRuleContext, FrameRuleContext } from './context';
 
 export type { DrawingRuleContext, FrameRuleContext, ReviewLocale } from './context';
-export { frameUnitsPerPaperMm, isPreferredScaleFactor } from './context';
+export { drawingLocale, frameUnitsPerPaperMm, isPreferredScaleFactor } from './context';
 export { overrideValue, statedValue } from './dimensionRule';
 
 /** Runs one rule item against one frame (drawing-level rules yield nothing here). */

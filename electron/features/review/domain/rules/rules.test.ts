@@ -21,7 +21,7 @@ const a3Frame: Frame = {
 };
 
 const emptyEvidence: FrameEvidence = { frameId: 'F1', texts: [], dimensions: [], entities: [], entitiesTruncated: false, zeroLength: [], duplicates: [], screenshots: [], toolCalls: [] };
-const review = (frame: Frame, evidence: Partial<FrameEvidence>) => evaluateFrameRules(checklist, { frame, evidence: { ...emptyEvidence, ...evidence }, locale: 'en' });
+const review = (frame: Frame, evidence: Partial<FrameEvidence>) => evaluateFrameRules(checklist, { frame, evidence: { ...emptyEvidence, ...evidence }, locale: 'en', annotationLocale: 'en' });
 const items = (drafts: { checklistItemId: string }[]) => drafts.map((d) => d.checklistItemId).sort();
 
 describe('frame rules on the default checklist', () => {
@@ -169,6 +169,7 @@ describe('drawing rules', () => {
         ],
       },
       locale: 'zh-CN',
+      annotationLocale: 'zh-CN',
     });
     expect(drafts).toHaveLength(1);
     expect(drafts[0]!.frameId).toBeNull();

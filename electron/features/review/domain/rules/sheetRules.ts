@@ -39,7 +39,7 @@ function valueCellOf(frame: Frame, texts: readonly TextItem[], field: TitleField
   return label ? { x: label.position.x + label.height * 7, y: label.position.y + label.height / 2 } : undefined;
 }
 
-export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (item, params, { frame, evidence, locale }) => {
+export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   // The synthetic whole-drawing frame has no title block to check.
   if (frame.origin !== 'detected') return [];
   // No label of any required field: the frame has no title block. One finding says so, instead
@@ -53,7 +53,7 @@ export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (
         location: { kind: 'point', point: titleBlockCorner(frame) },
         handles: [],
         discriminator: 'no-title-block',
-        annotationText: say(locale, '缺少标题栏', 'No title block'),
+        annotationText: say(annotationLocale, '缺少标题栏', 'No title block'),
       }),
     ];
   }
@@ -71,13 +71,13 @@ export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (
         location: { kind: 'point', point: frame.titleBlockAnchors[field] ?? valueCellOf(frame, evidence.texts, field) ?? titleBlockCorner(frame) },
         handles: [],
         discriminator: field,
-        annotationText: missingLabel ? say(locale, `缺少${name}栏`, `Missing ${name} field`) : say(locale, `请填写${name}`, `Fill in the ${name}`),
+        annotationText: missingLabel ? say(annotationLocale, `缺少${fieldName(annotationLocale, field)}栏`, `Missing ${fieldName(annotationLocale, field)} field`) : say(annotationLocale, `请填写${fieldName(annotationLocale, field)}`, `Fill in the ${fieldName(annotationLocale, field)}`),
       }),
     ];
   });
 };
 
-export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, { frame, locale }) => {
+export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, { frame, locale, annotationLocale }) => {
   if (frame.origin !== 'detected') return [];
   // A recognised trimmed sheet (the border may be drawn inside the GB/T 14689 margins) is standard.
   if (frame.sheet && params.sizes.some((s) => sameSize(s, frame.sheet!.widthMm, frame.sheet!.heightMm, params.relativeTolerance))) return [];
@@ -94,7 +94,7 @@ export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, {
       evidenceRefs: ['tool:find_frames'],
       location: { kind: 'bbox', bbox: frame.bbox },
       handles: [],
-      annotationText: say(locale, `非标准图幅 ${dims}`, `Non-standard sheet ${dims}`),
+      annotationText: say(annotationLocale, `非标准图幅 ${dims}`, `Non-standard sheet ${dims}`),
     }),
   ];
 };

@@ -8,7 +8,7 @@ const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 /** Han characters (GB/T 14691 sets their minimum height apart from Latin letters and digits). */
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 
-export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (item, params, { frame, evidence, locale }) => {
+export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   const factor = frameUnitsPerPaperMm(frame);
   const near = (height: number, paperMm: number): boolean => Math.abs(height - paperMm * factor) <= paperMm * factor * params.relativeTolerance;
   const onSeries = (height: number): boolean => params.series.some((paperMm) => near(height, paperMm));
@@ -40,7 +40,7 @@ export const textHeightSeriesRule: FrameRule<ParamsOf<'text_height_series'>> = (
         evidenceRefs: ['tool:get_texts', `entity:${text.handle}`],
         location: { kind: 'point', point: text.position },
         handles: [text.handle],
-        annotationText: say(locale, `字高 ${fmt(paper)} 非标准，建议 ${fmt(nearest)}`, `Text height ${fmt(paper)} off series; use ${fmt(nearest)}`),
+        annotationText: say(annotationLocale, `字高 ${fmt(paper)} 非标准，建议 ${fmt(nearest)}`, `Text height ${fmt(paper)} off series; use ${fmt(nearest)}`),
       });
     });
 };

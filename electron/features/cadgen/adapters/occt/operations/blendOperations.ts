@@ -83,7 +83,7 @@ function blend(kind: BlendKind): OperationExecutor {
     const infos: EdgeInfo[] = context.resolved.edges ?? [];
     const live = infos.map((info) => context.previous?.edges[info.index] as Edge);
     const result = attempt(context, kind, live, size);
-    if (!failed(result)) return { body: result };
+    if (!failed(result)) return { body: result, validated: true };
     let faulty = result.faulty;
     if (faulty.length === 0 && live.length > 1 && live.length <= MAX_SINGLE_EDGE_PROBES) {
       faulty = live.map((edge, i) => (failed(attempt(context, kind, [edge], size)) ? i : -1)).filter((i) => i >= 0);

@@ -26,6 +26,8 @@ export interface ExecutionContext {
 export interface ExecutionResult {
   body: Shape3D;
   tool?: FeatureTool;
+  /** The executor already ran OpenCascade's checker on `body` (blends do, to search a workable size). */
+  validated?: true;
 }
 
 /** Executes one operation on the kernel; throws (AppError or kernel Error) when it cannot. */
@@ -36,6 +38,7 @@ export function applyTool(context: ExecutionContext, shape: Shape3D, mode: 'add'
   const { arena, body, kernel } = context;
   arena.track(shape);
   if (!body) return { body: shape, tool: { shape, mode } };
-  if (mode === 'add' && newBody) return { body: arena.track(kernel.r.makeCompound([body, shape]) as Shape3D), tool: { shape, mode } };
+  // makeCompound deletes the wrappers it is given: hand it clones, body and tool stay usable.
+  if (mode === 'add' && newBody) return { body: arena.track(kernel.r.makeCompound([body.clone(), shape.clone()]) as Shape3D), tool: { shape, mode } };
   return { body: arena.track(mode === 'add' ? body.fuse(shape) : body.cut(shape)), tool: { shape, mode } };
 }

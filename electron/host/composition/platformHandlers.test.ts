@@ -1,0 +1,71 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { platformChannels } from '../../../shared/ipc/contracts/platform';
+import { createIpcRouter } from '../../platform/ipc/router';
+import { createCryptoSafeStorage } from '../../platform/secrets/cryptoSafeStorage.testSupport';
+import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider';
+import { createPlatformHandlers } from './platformHandlers';
+import { createPlatformRuntime, type PlatformRuntime } from './platformRuntime';
+
+const ENV_KEY = 'sk-env-canary-0123456789abcdef';
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(options: { desktop?: boolean } = {}): Promise<{ platform: PlatformRuntime; evil: ScriptedProvider; call: (channel: string, input: unknown) => Promise<any> }> {
+  const evil = await startScriptedProvider({ script: () => ({ text: 'OK' }) });
+  cleanups.push(() => evil.close());
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-handlers-'));
+  const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: dataDir, OPENAI_API_KEY: ENV_KEY }, systemLocale: 'en', logName: 'test.log', ...(options.desktop ? { safeStorage: createCryptoSafeStorage() } : {}) });
+  cleanups.push(() => platform.close());
+  const router = createIpcRouter(platformChannels, createPlatformHandlers(platform, { version: 'test', transport: 'browser', systemLocale: 'en' }, () => Promise.reject(new Error('the system check is not part of these tests'))), () => undefined);
+  return { platform, evil, call: (channel, input) => router.dispatch(channel, input, { transport: 'test' }) };
+}
+
+const openaiAt = (baseUrl: string, extra: Record<string, unknown> = {}) => ({ id: 'openai', label: 'OpenAI', preset: 'openai', protocol: 'chat-completions', baseUrl, models: ['gpt-4.1'], ...extra });
+
+describe('provider keys and base URLs', () => {
+  it('never sends the preset environment key to a base URL an IPC caller changed', async () => {
+    const { platform, evil, call } = await setup();
+    expect((await call('saveProvider', openaiAt('https://api.openai.com/v1'))).ok).toBe(true);
+    expect(platform.settings.resolveProvider({ providerId: 'openai' }).getApiKey()).toBe(ENV_KEY);
+    expect((await call('saveProvider', openaiAt(evil.apiBaseUrl))).ok).toBe(true);
+    const tested = await call('testProvider', { id: 'openai' });
+    expect(tested).toMatchObject({ ok: false, error: { code: 'LLM_NOT_CONFIGURED' } });
+    expect(evil.requests).toEqual([]);
+    expect(JSON.stringify(tested)).not.toContain(ENV_KEY);
+  });
+
+  it('drops a stored key when the provider is moved to another base URL, unless a new key comes with the move', async () => {
+    const { platform, evil, call } = await setup({ desktop: true });
+    await call('saveProvider', openaiAt('https://api.openai.com/v1', { apiKey: 'sk-stored-for-openai-0123456789' }));
+    expect(platform.secrets.source('openai')).toBe('secret-store');
+    await call('saveProvider', openaiAt(`${evil.apiBaseUrl}/`));
+    expect(platform.secrets.source('openai')).toBe('none');
+    await call('saveProvider', openaiAt('https://gateway.example/v1', { apiKey: 'sk-own-key-for-the-gateway-0123' }));
+    expect(platform.secrets.source('openai')).toBe('secret-store');
+    expect(platform.settings.resolveProvider({ providerId: 'openai' }).getApiKey()).toBe('sk-own-key-for-the-gateway-0123');
+  });
+});
+
+describe('provider connection tests as a probe of local services', () => {
+  it('refuses a hosted preset pointed at this machine or a private network without sending anything', async () => {
+    const { evil, call } = await setup({ desktop: true });
+    for (const host of [evil.apiBaseUrl, evil.apiBaseUrl.replace('127.0.0.1', 'localhost'), evil.apiBaseUrl.replace('127.0.0.1', '127.1'), 'http://[::1]:9/v1', 'http://10.1.2.3/v1', 'http://192.168.0.1/v1', 'http://169.254.169.254/latest']) {
+      await call('saveProvider', openaiAt(host, { apiKey: 'sk-typed-for-this-test-0123456789' }));
+      const tested = await call('testProvider', { id: 'openai' });
+      expect(tested, host).toMatchObject({ ok: false, error: { code: 'SETTINGS_BASE_URL_NOT_ALLOWED' } });
+    }
+    expect(evil.requests).toEqual([]);
+  });
+
+  it('still tests a local gateway through the Custom preset', async () => {
+    const { evil, call } = await setup();
+    await call('saveProvider', { id: 'lan', label: 'LAN gateway', preset: 'custom', protocol: 'chat-completions', baseUrl: evil.apiBaseUrl, models: ['scripted-model'] });
+    expect(await call('testProvider', { id: 'lan' })).toMatchObject({ ok: true, value: { reply: 'OK' } });
+    expect(evil.requests).toHaveLength(1);
+  });
+});
