@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
@@ -30,12 +31,23 @@ describe('Review view journey (browser mode)', () => {
     await expect.poll(() => page.locator('.frame-card img').count(), POLL).toBe(3);
     await page.screenshot({ path: screenshotPath('review-drawing') });
 
+    // The viewer: a frame card zooms to its frame; the wheel zooms further and tiles arrive at that zoom.
     await page.getByTestId('frame-card-E9').click();
-    await page.getByTestId('frame-enlarged').locator('img').waitFor();
-    await page.getByTestId('frame-enlarged').locator('.panzoom-frame').hover();
-    await page.mouse.wheel(0, -300);
-    await page.screenshot({ path: screenshotPath('review-frame-enlarged') });
-    await page.keyboard.press('Escape');
+    const stage = page.getByTestId('viewer-stage');
+    await stage.hover();
+    for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -200);
+    await expect.poll(async () => Number(await stage.getAttribute('data-tiles')), SLOW).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('review-viewer-zoomed') });
+    // Hiding a layer re-renders without it; a click lists the entity under the pointer with its handle.
+    await page.getByTestId('layer-toggle-图框').uncheck();
+    await page.getByTestId('viewer-base').waitFor();
+    await page.screenshot({ path: screenshotPath('review-viewer-layer-hidden') });
+    await page.getByTestId('layer-toggle-图框').check();
+    await page.getByTestId('viewer-tools-fit').click();
+    const box = (await stage.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.getByTestId('entity-inspector').or(page.getByTestId('inspector-empty')).waitFor();
+    await page.screenshot({ path: screenshotPath('review-viewer-inspect') });
 
     await page.getByTestId('review-start').click();
     await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), SLOW).toBe('completed');
@@ -60,6 +72,9 @@ describe('Review view journey (browser mode)', () => {
     await page.getByTestId('finding-3').getByTestId('finding-reject').click();
     await expect.poll(() => page.getByTestId('finding-3').getAttribute('data-state'), POLL).toBe('rejected');
 
+    // Before writing, the approved leaders are previewed on the drawing (dashed).
+    await expect.poll(() => page.locator('[data-testid^="leader-preview-"]').count(), POLL).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('review-leader-preview') });
     await page.getByTestId('write-open').click();
     await page.getByTestId('write-dialog').waitFor();
     expect(await page.getByTestId('write-item').count()).toBe(2);
@@ -75,28 +90,55 @@ describe('Review view journey (browser mode)', () => {
     expect(await page.getByTestId('finding-2').getAttribute('data-state')).toBe('written');
     expect(await page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
     expect(await page.getByTestId('saved-drawing').textContent()).toContain(saved);
+    // The annotated DXF and the report download from the browser.
+    const [dxfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-dxf').click()]);
+    expect(dxfDownload.suggestedFilename()).toBe('cadsight_sample_gb_a3_3frames.ai-review.dxf');
+    expect(readFileSync((await dxfDownload.path())!)).toEqual(readFileSync(saved));
+    const [reportDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-markdown').click()]);
+    expect(reportDownload.suggestedFilename()).toBe('report.md');
+    // Written leaders are drawn solid over the drawing.
+    await expect.poll(() => page.locator('[data-testid^="leader-written-"]').count(), POLL).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath('review-written-status') });
 
-    // Moving an arrow: "Move arrow", then a click on the screenshot places the tip there (edited = approved with the new payload).
+    // Moving an arrow: "Move arrow", then a click on the drawing places the tip there (edited = approved with the new payload);
+    // the marker sits just beside the new tip, not on it.
     const moved = page.getByTestId('finding-4');
     await moved.click();
-    const before = await page.getByTestId('marker-4').boundingBox();
+    const before = (await page.getByTestId('marker-4').boundingBox())!;
     await moved.getByTestId('finding-move').click();
     await page.getByTestId('moving-banner').waitFor();
-    const shot = (await page.getByTestId('frame-shot').locator('img').boundingBox())!;
-    await page.mouse.click(shot.x + shot.width * 0.3, shot.y + shot.height * 0.4);
+    const frameStage = (await page.getByTestId('frame-viewer').getByTestId('viewer-stage').boundingBox())!;
+    const target = { x: frameStage.x + frameStage.width * 0.3, y: frameStage.y + frameStage.height * 0.4 };
+    await page.mouse.click(target.x, target.y);
     await expect.poll(() => moved.getAttribute('data-state'), POLL).toBe('edited');
     const after = (await page.getByTestId('marker-4').boundingBox())!;
-    expect(Math.abs(after.x + after.width / 2 - (shot.x + shot.width * 0.3))).toBeLessThan(3);
-    expect(Math.abs(after.y + after.height / 2 - (shot.y + shot.height * 0.4))).toBeLessThan(3);
-    expect(after.x).not.toBeCloseTo(before!.x, 0);
+    const distance = Math.hypot(after.x + after.width / 2 - target.x, after.y + after.height / 2 - target.y);
+    expect(distance).toBeGreaterThan(10);
+    expect(distance).toBeLessThan(60);
+    expect(after.x).not.toBeCloseTo(before.x, 0);
+
+    // And from the keyboard: arrows move the tip, Enter places it.
+    const keyed = page.getByTestId('finding-5');
+    await keyed.click();
+    await keyed.getByTestId('finding-move').click();
+    await page.getByTestId('viewer-crosshair').waitFor();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => keyed.getAttribute('data-state'), POLL).toBe('edited');
+    await page.screenshot({ path: screenshotPath('review-arrow-moved') });
 
     // The same screen in Simplified Chinese.
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('locale-zh-CN').click();
     await page.getByTestId('nav-review').click();
     await expect.poll(() => page.getByTestId('write-open').textContent(), POLL).toContain('写入已批准的批注');
+    // Back on Review, the pictures are there again (not stuck on "Rendering…").
+    await page.getByTestId('frame-viewer').getByTestId('viewer-base').waitFor(POLL);
     await page.screenshot({ path: screenshotPath('review-zh-CN') });
+    await page.getByTestId('open-sample').click();
+    await page.getByTestId('drawing-panel').waitFor();
+    await page.getByTestId('viewer-base').waitFor();
+    await page.screenshot({ path: screenshotPath('review-drawing-zh-CN') });
 
     if (python) {
       const script =
@@ -176,6 +218,25 @@ describe('Review view journey (browser mode)', () => {
     } finally {
       if (open) await server.close();
     }
+  });
+
+  it('keeps "Write approved annotations" on screen for a drawing with a very long file name, and opening another DXF leaves the run', async () => {
+    const { page } = await openApp();
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
+    const longName = `${'very_long_drawing_name_from_a_supplier_with_revision_and_date_'.repeat(3)}2026-11-30.dxf`;
+    await page.getByTestId('dxf-input').setInputFiles({ name: longName, mimeType: 'application/dxf', buffer: readFileSync('resources/samples/cadsight_sample_gb_a3_3frames.dxf') });
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('dxf');
+    await page.getByTestId('review-start').click();
+    await expect.poll(() => page.getByTestId('run-view').getAttribute('data-status'), SLOW).toBe('completed');
+    const button = (await page.getByTestId('write-open').boundingBox())!;
+    expect(button.x).toBeGreaterThanOrEqual(0);
+    expect(button.x + button.width).toBeLessThanOrEqual(1600);
+    await page.screenshot({ path: screenshotPath('review-long-name') });
+    await page.getByTestId('open-sample').click();
+    await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
+    await page.getByTestId('drawing-panel').waitFor();
+    expect(await page.getByTestId('run-view').count()).toBe(0);
+    await page.close();
   });
 
   it('shows a clear typed error when a DWG file is opened, and keeps the drawing that was open', async () => {

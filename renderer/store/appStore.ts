@@ -4,11 +4,12 @@ import type { Locale } from '../i18n/messages';
 import { createCadgenSlice, type CadgenSlice } from './cadgenSlice';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createReviewSlice, type ReviewSlice } from './reviewSlice';
+import { createReviewViewerSlice, type ReviewViewerSlice } from './reviewViewerSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & ReviewViewerSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -21,6 +22,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
       ...createSettingsSlice(context),
       ...createCadgenSlice(context),
       ...createReviewSlice(context),
+      ...createReviewViewerSlice(context),
       ...createVisionSlice(context),
     };
   });

@@ -10,6 +10,7 @@ import type {
   writePlanSchema,
   writeResultSchema,
 } from '../../shared/ipc/contracts/review';
+import type { ReviewViewerSlice } from './reviewViewerSlice';
 import type { ShellSlice } from './shellSlice';
 import type { SliceContext } from './types';
 
@@ -93,6 +94,8 @@ export interface ReviewSlice {
   previewWrite(): Promise<void>;
   confirmWrite(): Promise<void>;
   closeWrite(): void;
+  /** A file of the open run as bytes to save (annotated DXF, report); failures go to the banner. */
+  downloadRunFile(kind: 'dxf' | 'markdown' | 'json'): Promise<{ fileName: string; mimeType: string; dataBase64: string } | undefined>;
 }
 
 /** A File's bytes as standard base64 (FileReader does the encoding natively, also for large files). */
@@ -107,8 +110,14 @@ function fileToBase64(file: File): Promise<string> {
 
 const readError = (file: File): AppErrorData => ({ code: 'REVIEW_UPLOAD_UNREADABLE', message: `Cannot read ${file.name} from disk.`, retryable: true });
 
-export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
+/** Identifies the open drawing across re-reads of its overview (the object changes, the drawing does not). */
+export const drawingKey = (drawing: DrawingOverview | null): string | null =>
+  drawing === null ? null : drawing.source.kind === 'cad' ? `cad:${drawing.source.label}` : `${drawing.source.kind}:${drawing.source.path}`;
+
+export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewViewerSlice>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
   let subscribed = false;
+  /** Frame pictures being fetched, by drawing and key: a card mounted twice asks once. */
+  const loadingImages = new Set<string>();
   const put = (partial: Partial<ReviewSlice>): void => set(partial as Partial<S>);
   /** Reports a typed error unless the very same one is already in the banner (parallel loads fail together). */
   const report = (error: AppErrorData): void => {
@@ -119,11 +128,19 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
     report(result.error);
     return undefined;
   };
-  const withDrawing = async (open: () => Promise<DrawingOverview | undefined>): Promise<void> => {
+  /** `refresh`: the same drawing read again (its run stays); otherwise a drawing the user opened (the main area shows it). */
+  const withDrawing = async (open: () => Promise<DrawingOverview | undefined>, refresh = false): Promise<void> => {
     put({ drawingBusy: true });
     try {
       const drawing = await open();
-      if (drawing) put({ drawing, frameImages: {}, connection: drawing.connection });
+      if (!drawing) return;
+      // An opened drawing replaces the previous run in the main area (with its selection and write state).
+      if (!refresh || get().run?.run.source !== drawing.source.label) {
+        put({ run: null, runImages: {}, selectedFrameId: null, selectedFindingId: null, movingFindingId: null, writePlan: null, writeResult: null });
+      }
+      if (drawingKey(drawing) !== drawingKey(get().drawing)) get().resetViewer();
+      else get().forgetPictures();
+      put({ drawing, frameImages: {}, connection: drawing.connection });
     } finally {
       put({ drawingBusy: false });
     }
@@ -179,7 +196,11 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
       try {
         const current = await bridge.reviewGetDrawing({});
         const opened = current.ok && current.value === null ? await bridge.reviewOpenSample({}) : current;
-        if (opened.ok && opened.value) put({ drawing: opened.value, frameImages: {}, connection: opened.value.connection });
+        if (opened.ok && opened.value) {
+          // Coming back to Review re-reads the same drawing: its pictures stay valid.
+          const same = drawingKey(opened.value) === drawingKey(get().drawing);
+          put({ drawing: opened.value, frameImages: same ? get().frameImages : {}, connection: opened.value.connection });
+        }
         const runs = await bridge.reviewListRuns({});
         if (runs.ok) put({ runs: runs.value.runs });
         const failed = [opened, runs].find((r) => !r.ok);
@@ -202,14 +223,22 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
       });
     },
     connectCad: (host, port) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port }))),
-    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({}))),
+    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({})), true),
     async loadFrameImage(frameId, size) {
       const key = frameImageKey(frameId, size);
-      if (get().frameImages[key]) return;
-      const asked = get().drawing;
-      const result = await bridge.reviewFrameImage({ frameId, maxEdge: FRAME_IMAGE_EDGE[size] });
-      // A picture of the drawing that was open when it was asked for, not of the one open now.
-      if (get().drawing !== asked) return;
+      const asked = drawingKey(get().drawing);
+      const loading = `${asked}|${key}`;
+      if (get().frameImages[key] || loadingImages.has(loading)) return;
+      loadingImages.add(loading);
+      let result: Awaited<ReturnType<typeof bridge.reviewFrameImage>>;
+      try {
+        result = await bridge.reviewFrameImage({ frameId, maxEdge: FRAME_IMAGE_EDGE[size] });
+      } finally {
+        loadingImages.delete(loading);
+      }
+      // A picture of the drawing that was open when it was asked for, not of the one open now
+      // (the same drawing re-read on returning to Review is still that drawing).
+      if (drawingKey(get().drawing) !== asked) return;
       // A picture that failed is shown failed on its card (one banner per frame would bury the screen).
       const entry = result.ok
         ? { url: `data:${result.value.mimeType};base64,${result.value.dataBase64}`, widthPx: result.value.widthPx, heightPx: result.value.heightPx }
@@ -294,5 +323,10 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice>({ set, get
       }
     },
     closeWrite: () => put({ writePlan: null, writeResult: null }),
+    async downloadRunFile(kind) {
+      const run = get().run;
+      if (!run) return undefined;
+      return unwrap(await bridge.reviewDownloadFile({ runId: run.run.id, kind }));
+    },
   };
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { cadConnectionViewSchema, drawingOverviewSchema, drawingSourceViewSchema } from '../../../shared/ipc/contracts/review';
 import { MAX_DXF_UPLOAD_BYTES } from '../../../shared/ipc/contracts/review';
 import { AppError } from '../../../shared/errors';
-import { openDxfBackend, type CadConnectionStateEvent } from '../../features/cadlink/index';
+import { openDxfBackend, type CadConnectionStateEvent, type ToolProvider } from '../../features/cadlink/index';
 import type { DrawingSource, DrawingWriteTarget } from '../../features/review/index';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
 import type { Logger } from '../../platform/log/types';
@@ -31,7 +31,7 @@ export interface OpenDrawing {
   readonly descriptor: DrawingDescriptor;
   readonly source: DrawingSource;
   connection(): ConnectionView | null;
-  writeEndpoints(): WriteEndpoints;
+  writeEndpoints(): Promise<WriteEndpoints>;
   close(): void;
 }
 
@@ -52,30 +52,36 @@ export const reviewCopyOf = (file: string): string => path.join(path.dirname(fil
 const safeName = (name: string): string => path.basename(name).replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 120) || 'drawing.dxf';
 
 /**
- * Opens a DXF copy in the data folder with the embedded backend. When an earlier session already
- * saved `<name>.ai-review.dxf`, that file is opened instead so leaders written then stay in the
- * next save (the review never sees them: AI_REVIEW is excluded from evidence and fingerprints).
+ * Opens a DXF copy in the data folder with the embedded backend. The original is what is viewed
+ * and reviewed (reopening a drawing, the sample included, never shows an earlier session's
+ * leaders as if they were the author's). Writes go to `<name>.ai-review.dxf`: when an earlier
+ * session already saved it, the write opens that file so its leaders stay in the next save and
+ * are recognised instead of written twice.
  */
 async function openDxfDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'sample' | 'dxf' }>): Promise<OpenDrawing> {
   const copy = reviewCopyOf(descriptor.path);
-  const served = existsSync(copy) ? copy : descriptor.path;
-  // The app re-saves its own review copy in the data folder, so replacing it is intended.
-  const provider = await openDxfBackend(served, { save: { allowOverwrite: true } });
+  const provider = await openDxfBackend(descriptor.path);
   const source = readOnlyProviderSource(descriptor.label, provider, DXF_CAPABILITIES);
-  const target: DrawingWriteTarget = {
+  const targetOn = (served: string, backend: ToolProvider): DrawingWriteTarget => ({
     label: descriptor.label,
     capabilityTools: DXF_CAPABILITIES,
     callTool(name, args) {
       // Always save to the review copy, never to the uploaded original.
-      if (name === DXF_CAPABILITIES.save) return provider.callTool(name, { path: copy, overwrite_original: served === copy });
-      return provider.callTool(name, args);
+      if (name === DXF_CAPABILITIES.save) return backend.callTool(name, { path: copy, overwrite_original: served === copy });
+      return backend.callTool(name, args);
     },
-  };
+  });
   return {
     descriptor,
     source,
     connection: () => null,
-    writeEndpoints: () => ({ reader: source, target, saveTo: copy, close: () => undefined }),
+    async writeEndpoints() {
+      // A fresh backend per write: the leaders written must not linger in the viewed original's session.
+      const served = existsSync(copy) ? copy : descriptor.path;
+      // The app re-saves its own review copy in the data folder, so replacing it is intended.
+      const writer = await openDxfBackend(served, { save: { allowOverwrite: true } });
+      return { reader: readOnlyProviderSource(descriptor.label, writer, DXF_CAPABILITIES), target: targetOn(served, writer), saveTo: copy, close: () => undefined };
+    },
     close: () => undefined,
   };
 }
@@ -85,7 +91,7 @@ function autocadDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'cad' }>,
     descriptor,
     source: link.source,
     connection: last,
-    writeEndpoints() {
+    async writeEndpoints() {
       const writer = link.openWriter();
       return { reader: link.source, target: writer.target, saveTo: null, close: writer.close };
     },

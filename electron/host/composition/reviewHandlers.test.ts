@@ -119,6 +119,50 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(await app.ok('reviewGetDrawing')).toEqual(overview);
   });
 
+  it('serves the drawing viewer: whole layouts and tiles with the region they cover, hidden layers, picking and entity lookup', async () => {
+    const app = startApp(tempDir());
+    expect((await app.call('reviewViewImage', { layout: 'Model', maxEdge: 256, hiddenLayers: [] })).error.code).toBe('REVIEW_NO_DRAWING');
+    const overview = await app.ok('reviewOpenSample');
+    const whole = await app.ok('reviewViewImage', { layout: 'Model', maxEdge: 512, hiddenLayers: [] });
+    expect(whole.image.widthPx).toBe(512);
+    const frame = overview.frames.find((f: any) => f.id === 'E9');
+    // The whole layout contains every frame.
+    expect(whole.region.minX).toBeLessThanOrEqual(frame.bbox.minX);
+    expect(whole.region.maxY).toBeGreaterThanOrEqual(frame.bbox.maxY);
+    const tile = await app.ok('reviewViewImage', { layout: 'Model', bbox: frame.bbox, maxEdge: 300, hiddenLayers: [] });
+    // The region covers the request (plus the backend's margin) and has the picture's aspect ratio.
+    expect(tile.region.minX).toBeLessThanOrEqual(frame.bbox.minX);
+    expect(tile.region.maxX).toBeGreaterThanOrEqual(frame.bbox.maxX);
+    const aspect = (tile.region.maxX - tile.region.minX) / (tile.region.maxY - tile.region.minY);
+    expect(Math.abs(aspect - tile.image.widthPx / tile.image.heightPx)).toBeLessThan(0.02);
+    const hidden = await app.ok('reviewViewImage', { layout: 'Model', bbox: frame.bbox, maxEdge: 300, hiddenLayers: overview.layers.map((l: any) => l.name) });
+    expect(hidden.image.dataBase64).not.toBe(tile.image.dataBase64);
+    expect((await app.call('reviewViewImage', { layout: 'NoSuchLayout', maxEdge: 256, hiddenLayers: [] })).ok).toBe(false);
+
+    const detail = await completedRun(app);
+    const cited = detail.findings.flatMap((f: any) => f.evidenceRefs).find((r: string) => r.startsWith('entity:'))!.slice('entity:'.length);
+    const entity = await app.ok('reviewGetEntity', { handle: cited });
+    expect(entity.handle.toUpperCase()).toBe(cited.toUpperCase());
+    expect(entity.bbox).not.toBeNull();
+    expect(Object.keys(entity.properties)).not.toContain('handle');
+    const { minX, minY, maxX, maxY } = entity.bbox;
+    const cx = (minX + maxX) / 2;
+    const cy = (minY + maxY) / 2;
+    const picked = await app.ok('reviewPickEntities', { layout: 'Model', bbox: { minX: cx - 0.5, minY: cy - 0.5, maxX: cx + 0.5, maxY: cy + 0.5 } });
+    expect(picked.total).toBeGreaterThanOrEqual(1);
+    expect(picked.entities.length).toBeLessThanOrEqual(20);
+    expect(picked.entities.map((e: any) => e.handle)).toContain(entity.handle);
+    expect((await app.call('reviewGetEntity', { handle: 'FFFFFF' })).error.code).toBe('CAD_TOOL_ERROR');
+
+    // The run's report downloads; its annotated drawing only once written.
+    const report = await app.ok('reviewDownloadFile', { runId: detail.run.id, kind: 'markdown' });
+    expect(report.fileName).toBe('report.md');
+    expect(Buffer.from(report.dataBase64, 'base64').toString('utf8')).toEqual(readFileSync(detail.report.markdown, 'utf8'));
+    expect((await app.ok('reviewDownloadFile', { runId: detail.run.id, kind: 'json' })).mimeType).toBe('application/json');
+    expect((await app.call('reviewDownloadFile', { runId: detail.run.id, kind: 'dxf' })).error.code).toBe('REVIEW_FILE_NOT_FOUND');
+    expect((await app.call('reviewDownloadFile', { runId: 'no-such-run', kind: 'json' })).error.code).toBe('REVIEW_RUN_NOT_FOUND');
+  });
+
   it('runs a rules-only review in the background with progress and finds every planted problem', async () => {
     const app = startApp(tempDir());
     await app.ok('reviewOpenSample');
@@ -205,6 +249,15 @@ describe('review handlers on the bundled sample drawing', () => {
     expect(text).toMatch(new RegExp(`1001\\r?\\nCADSIGHT_REVIEW\\r?\\n\\s*1000\\r?\\n${a.shortId}`));
     expect(text).toMatch(new RegExp(`1001\\r?\\nCADSIGHT_REVIEW\\r?\\n\\s*1000\\r?\\n${b.shortId}`));
     expect(text).not.toContain('[AI-R');
+    const download = await second.ok('reviewDownloadFile', { runId: two.run.id, kind: 'dxf' });
+    expect(download.fileName).toBe(path.basename(saved));
+    expect(Buffer.from(download.dataBase64, 'base64')).toEqual(readFileSync(saved));
+
+    // "Sample drawing" reopens the original, not the annotated copy: nothing of AI_REVIEW is drawn or counted.
+    const reopened = await second.ok('reviewOpenSample');
+    expect(reopened.source.path).not.toContain('.ai-review');
+    expect(reopened.info.entityCount).toBe(125);
+    expect(reopened.layers.map((l: any) => l.name)).not.toContain('AI_REVIEW');
   });
 
   it('resumes a cancelled run after a restart on its drawing and completes it', async () => {
@@ -255,6 +308,21 @@ describe('LLM review with the reviewer model from Settings', () => {
     expect(provider.requests).toHaveLength(1 + 3 + 1); // the tool-call check, one per frame, one evidence re-ask on E9
     expect(detail.findings.find((f: any) => f.source === 'llm').hypothesis).toBe(true);
     expect((await app.call('reviewStart', { checklistPath: null, llm: true, model: { providerId: 'scripted', model: 'other' } })).error.code).toBe('SETTINGS_NOT_FOUND');
+  });
+});
+
+describe('AI review with a model that cannot call tools', () => {
+  it('is refused before the run with the reason, and no run is created', async () => {
+    const provider = await startScriptedProvider({ script: () => ({ text: 'I will just describe the drawing.' }) });
+    cleanups.push(() => provider.close());
+    const app = startApp(tempDir());
+    app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+    app.platform.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
+    await app.ok('reviewOpenSample');
+    const refused = await app.call('reviewStart', { checklistPath: null, llm: true, model: null });
+    expect(refused.error.code).toBe('REVIEW_LLM_NOT_CONFORMANT');
+    expect(refused.error.message).toContain('cannot review drawings');
+    expect((await app.ok('reviewListRuns')).runs).toEqual([]);
   });
 });
 

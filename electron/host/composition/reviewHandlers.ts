@@ -9,6 +9,8 @@ import type { HandlerTable } from '../../platform/ipc/router';
 import { createLlmGateway } from '../../platform/llm/index';
 import { createDrawingManager, type DrawingManager } from './reviewDrawings';
 import { renderRegion } from './reviewOverview';
+import { createViewerHandlers } from './reviewViewer';
+import { downloadRunFile } from './reviewDownloads';
 import { createRunManager, type RunManager } from './reviewRuns';
 import type { PlatformRuntime } from './platformRuntime';
 
@@ -105,8 +107,9 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
       if (!frame) throw new AppError('REVIEW_FRAME_NOT_FOUND', `The drawing has no frame ${input.frameId}.`, { data: { frameId: input.frameId } });
       const tool = drawing.source.capabilityTools.screenshot;
       if (!tool || !overview.tools.some((t) => t.name === tool)) throw new AppError('REVIEW_SCREENSHOT_UNSUPPORTED', `${drawing.descriptor.label} offers no screenshot tool.`);
-      return renderRegion(drawing.source, tool, frame.bbox, input.maxEdge ?? FRAME_IMAGE_EDGE);
+      return renderRegion(drawing.source, tool, frame.bbox, input.maxEdge ?? FRAME_IMAGE_EDGE, frame.layout);
     },
+    ...createViewerHandlers(requireDrawing),
     reviewStart: (input) => runs.start(input),
     reviewCancel: (input) => runs.cancel(input.runId),
     reviewResume: (input) => runs.resume(input.runId),
@@ -114,6 +117,7 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     reviewGetRun: (input) => runs.detail(input.runId),
     reviewRunImage: (input) => runs.image(input.runId, input.file),
     reviewDecide: (input) => runs.decide(input),
+    reviewDownloadFile: (input) => downloadRunFile(runs, input),
     reviewPreviewWrite: (input) => runs.writePlan(input.runId),
     reviewWriteApproved: (input) => runs.write(input.runId, input.payloadHashes),
   };

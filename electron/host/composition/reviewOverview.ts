@@ -41,7 +41,7 @@ const layersPayload = z.object({
 });
 
 /** Calls a tool whose result is one JSON text block. Errors: CAD_TOOL_ERROR (isError), REVIEW_SOURCE_BAD_RESULT. */
-async function callJson(source: DrawingSource, tool: string, args: Record<string, unknown>): Promise<unknown> {
+export async function callJson(source: DrawingSource, tool: string, args: Record<string, unknown>): Promise<unknown> {
   const result = await source.callTool(tool, args);
   const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
   if (result.isError) throw new AppError('CAD_TOOL_ERROR', `${tool}: ${text.slice(0, 300)}`, { data: { tool } });
@@ -117,8 +117,10 @@ export async function renderRegion(
   tool: string,
   bbox: { minX: number; minY: number; maxX: number; maxY: number },
   maxEdge: number,
+  layout: string,
 ): Promise<z.input<typeof imageViewSchema>> {
-  const result = await source.callTool(tool, { bbox: [bbox.minX, bbox.minY, bbox.maxX, bbox.maxY], max_edge: maxEdge });
+  // The frame's own layout: a paper-space frame's box means nothing in model space.
+  const result = await source.callTool(tool, { layout, bbox: [bbox.minX, bbox.minY, bbox.maxX, bbox.maxY], max_edge: maxEdge });
   const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
   if (result.isError) throw new AppError('CAD_TOOL_ERROR', `${tool}: ${text.slice(0, 300)}`, { data: { tool } });
   const image = result.content.find((c) => c.type === 'image');

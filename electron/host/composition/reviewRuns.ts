@@ -258,7 +258,7 @@ export function createRunManager(options: RunManagerOptions) {
         throw new AppError('REVIEW_APPROVAL_STALE', 'The approved annotations changed after the confirmation was shown; review the list again.', { data: { runId } });
       }
       const drawing = await drawings.ensure(descriptorOf(runId));
-      const endpoints = drawing.writeEndpoints();
+      const endpoints = await drawing.writeEndpoints();
       try {
         const outcome = await writeApprovedAnnotations(store, endpoints.reader, endpoints.target, runId, options.now);
         const savedPath = outcome.saved ? ((JSON.parse(outcome.saved) as { path?: string }).path ?? endpoints.saveTo) : null;

@@ -15,7 +15,8 @@ function countSeverities(findings: readonly { severity: Severity }[]): Counts {
 }
 
 export function runSummaryView(store: ReviewStore, run: RunRecord, active: boolean): z.input<typeof runSummarySchema> {
-  const findings = store.listFindings(run.id);
+  // AI hypotheses are shown apart and not counted until promoted (as in the report).
+  const findings = store.listFindings(run.id).filter((f) => !f.hypothesis);
   const frames = store.listFrames(run.id);
   return {
     id: run.id,
@@ -33,14 +34,14 @@ export function runSummaryView(store: ReviewStore, run: RunRecord, active: boole
   };
 }
 
-export function frameRunView(record: FrameRecord, findings: readonly { frameId: string | null; severity: Severity }[]): z.input<typeof frameRunViewSchema> {
+export function frameRunView(record: FrameRecord, findings: readonly { frameId: string | null; severity: Severity; hypothesis?: true }[]): z.input<typeof frameRunViewSchema> {
   const overview = record.screenshots[0];
   return {
     frame: frameView(record.frame),
     status: record.status,
     error: record.error,
     screenshot: overview ? { file: overview.file, widthPx: overview.widthPx, heightPx: overview.heightPx, transform: overview.transform } : null,
-    counts: countSeverities(findings.filter((f) => f.frameId === record.frame.id)),
+    counts: countSeverities(findings.filter((f) => f.frameId === record.frame.id && !f.hypothesis)),
   };
 }
 

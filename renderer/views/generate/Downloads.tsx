@@ -1,24 +1,17 @@
 import type { ArtifactKind, CadgenBuildArtifacts } from '../../../shared/ipc/contracts/cadgen';
+import { saveFile } from '../../shell/saveFile';
 import { useApp, useT } from '../../store/StoreContext';
 
 const MEDIA: Partial<Record<ArtifactKind, string>> = { step: 'model/step', glb: 'model/gltf-binary' };
 
-/** STEP and GLB downloads through a Blob and a temporary anchor (no navigation, no server path). */
+/** STEP and GLB downloads (see saveFile). */
 export function Downloads({ artifacts, documentName }: { artifacts: CadgenBuildArtifacts; documentName: string }) {
   const t = useT();
   const fetchArtifact = useApp((s) => s.fetchCadgenArtifact);
   const download = async (kind: 'step' | 'glb'): Promise<void> => {
     const bytes = await fetchArtifact(artifacts[kind], kind);
     if (!bytes) return;
-    const url = URL.createObjectURL(new Blob([bytes.slice()], { type: MEDIA[kind] }));
-    const anchor = document.createElement('a');
-    anchor.href = url;
-    anchor.download = `${documentName}.${kind}`;
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-    // The click has handed the blob to the download manager; revoke on the next task.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    saveFile(bytes, `${documentName}.${kind}`, MEDIA[kind] ?? 'application/octet-stream');
   };
   return (
     <section className="card cdsl-downloads">

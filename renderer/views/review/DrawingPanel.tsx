@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import { frameImageKey, type DrawingOverview } from '../../store/reviewSlice';
-import { Modal } from './Modal';
-import { PanZoom } from './PanZoom';
+import { DrawingViewer } from './viewer/DrawingViewer';
+import { EntityInspector } from './viewer/EntityInspector';
+import { LayerList } from './viewer/LayerList';
+import { layoutTabs } from './viewer/layoutTabs';
 
 type FrameInfo = DrawingOverview['frames'][number];
 const TITLE_FIELDS = ['title', 'drawingNo', 'scale', 'designer', 'checker', 'date', 'revision'] as const;
@@ -39,23 +41,22 @@ function FrameCard({ frame, onOpen }: { frame: FrameInfo; onOpen: () => void }) 
   );
 }
 
-/** The drawing before a run: header facts, frames with pictures (click to enlarge), layers and tools. */
+/** The drawing before a run: header facts, the viewer (layouts, layers, inspector), frames to jump to, layers and tools. */
 export function DrawingPanel() {
   const t = useT();
   const drawing = useApp((s) => s.drawing);
-  const [enlarged, setEnlarged] = useState<FrameInfo | null>(null);
-  const image = useApp((s) => (enlarged ? s.frameImages[frameImageKey(enlarged.id, 'full')] : undefined));
-  const load = useApp((s) => s.loadFrameImage);
-  useEffect(() => {
-    if (enlarged) void load(enlarged.id, 'full');
-  }, [enlarged, load]);
+  const focus = useApp((s) => s.viewerFocus);
+  const focusViewer = useApp((s) => s.focusViewer);
+  const viewerRef = useRef<HTMLDivElement>(null);
+  const [selected, setSelected] = useState<FrameInfo | null>(null);
   if (!drawing) return <p className="hint">{t('review.drawing.none')}</p>;
   const { info } = drawing;
   const sourceKey = drawing.source.kind === 'cad' ? drawing.source.label : drawing.source.path;
+  const frames = drawing.frames;
   return (
     <div className="drawing-panel" data-testid="drawing-panel">
       <div className="drawing-head">
-        <h1>{drawing.source.label}</h1>
+        <h1 title={drawing.source.label}>{drawing.source.label}</h1>
         <div className="provider-meta">
           {info ? (
             <>
@@ -67,7 +68,7 @@ export function DrawingPanel() {
           ) : (
             <span>{t('review.drawing.noInfo')}</span>
           )}
-          <span data-testid="frame-count">{t('review.drawing.frames', { count: drawing.frames.length })}</span>
+          <span data-testid="frame-count">{t('review.drawing.frames', { count: frames.length })}</span>
         </div>
         {[...(info?.problems ?? []), ...drawing.warnings].map((w) => (
           <p key={w} className="hint warning">
@@ -76,36 +77,55 @@ export function DrawingPanel() {
         ))}
         {drawing.missingCapabilities.length > 0 && <p className="hint warning">{t('review.drawing.missing', { list: drawing.missingCapabilities.join(', ') })}</p>}
       </div>
+      <div className="viewer-layout" ref={viewerRef}>
+        {/* Keyed by drawing: another drawing starts with a fresh camera and tile cache. */}
+        <DrawingViewer
+          key={sourceKey}
+          layouts={layoutTabs(drawing)}
+          focus={focus}
+          overlay={(ctx) =>
+            frames
+              .filter((f) => f.layout === ctx.layout)
+              .map((f) => {
+                const r = ctx.boxToScreen(f.bbox);
+                return (
+                  <div key={f.id} className="viewer-frame" data-testid={`viewer-frame-${f.id}`} style={{ left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` }}>
+                    <span>{f.titleBlock.title || f.label}</span>
+                  </div>
+                );
+              })
+          }
+        />
+        <div className="viewer-side">
+          <LayerList />
+          <EntityInspector />
+        </div>
+      </div>
+      {selected && frames.includes(selected) && (
+        <dl className="title-block" data-testid="frame-title-block">
+          {Object.entries(selected.titleBlock).map(([field, value]) => (
+            <div key={field}>
+              <dt>{isTitleField(field) ? t(`review.titleField.${field}`) : field}</dt>
+              <dd>{value || t('review.titleField.empty')}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       <div className="frame-grid" data-testid="frame-grid">
-        {drawing.frames.map((frame) => (
+        {frames.map((frame) => (
           // Keyed by drawing too: another drawing may reuse the frame ids (same handles), and its pictures must load.
-          <FrameCard key={`${sourceKey}/${frame.id}`} frame={frame} onOpen={() => setEnlarged(frame)} />
+          <FrameCard
+            key={`${sourceKey}/${frame.id}`}
+            frame={frame}
+            onOpen={() => {
+              setSelected(frame);
+              focusViewer(frame.layout, frame.bbox);
+              viewerRef.current?.scrollIntoView?.({ block: 'nearest' });
+            }}
+          />
         ))}
       </div>
       <div className="drawing-details">
-        <details>
-          <summary>{t('review.drawing.layers', { count: drawing.layers.length })}</summary>
-          <table className="table">
-            <thead>
-              <tr>
-                <th>{t('review.layer.name')}</th>
-                <th>{t('review.layer.color')}</th>
-                <th>{t('review.layer.state')}</th>
-                <th>{t('review.layer.entities')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {drawing.layers.map((layer) => (
-                <tr key={layer.name}>
-                  <td>{layer.name}</td>
-                  <td>{layer.color ?? '—'}</td>
-                  <td>{[layer.on ? t('review.layer.on') : t('review.layer.off'), layer.frozen ? t('review.layer.frozen') : '', layer.locked ? t('review.layer.locked') : ''].filter(Boolean).join(', ')}</td>
-                  <td>{layer.entityCount ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
         <details data-testid="tool-list">
           <summary>{t('review.drawing.tools', { count: drawing.tools.length })}</summary>
           <ul className="tool-list">
@@ -117,25 +137,6 @@ export function DrawingPanel() {
           </ul>
         </details>
       </div>
-      {enlarged && (
-        <Modal title={enlarged.titleBlock.title || enlarged.label} onClose={() => setEnlarged(null)} wide testId="frame-enlarged">
-          {!image ? (
-            <p className="hint">{t('review.drawing.rendering')}</p>
-          ) : 'error' in image ? (
-            <p className="form-error">{t('review.drawing.pictureFailed', { code: image.error.code, message: image.error.message })}</p>
-          ) : (
-            <PanZoom src={image.url} widthPx={image.widthPx} heightPx={image.heightPx} alt={enlarged.label} className="panzoom-large" />
-          )}
-          <dl className="title-block">
-            {Object.entries(enlarged.titleBlock).map(([field, value]) => (
-              <div key={field}>
-                <dt>{isTitleField(field) ? t(`review.titleField.${field}`) : field}</dt>
-                <dd>{value || t('review.titleField.empty')}</dd>
-              </div>
-            ))}
-          </dl>
-        </Modal>
-      )}
     </div>
   );
 }

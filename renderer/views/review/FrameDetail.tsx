@@ -1,8 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import type { FindingView, RunDetail } from '../../store/reviewSlice';
 import { boxToPercent, drawingToPercent, onPicture, pictureToDrawing, type Shot } from './markerGeometry';
 import { PanZoom } from './PanZoom';
+import { DrawingViewer, type Placing } from './viewer/DrawingViewer';
+import { FindingOverlay } from './viewer/FindingOverlay';
 
 type FrameRun = RunDetail['frames'][number];
 
@@ -10,7 +12,48 @@ type FrameRun = RunDetail['frames'][number];
 const markerPoint = (finding: FindingView) => finding.annotation.anchor;
 
 /**
- * The selected frame's screenshot with the findings as numbered markers. A marker click selects
+ * The selected frame in the live viewer (the run's drawing is open): its layout fitted to the
+ * frame, the findings as markers, leaders to be written and written, and arrow placement by
+ * click or keyboard.
+ */
+export function LiveFrameDetail({ frame, findings, numbers, layouts }: { frame: FrameRun; findings: FindingView[]; numbers: Map<string, number>; layouts: string[] }) {
+  const t = useT();
+  const moving = useApp((s) => s.movingFindingId);
+  const setMoving = useApp((s) => s.setMoving);
+  const decide = useApp((s) => s.decide);
+  const focus = useMemo(() => ({ layout: frame.frame.layout, bbox: frame.frame.bbox, seq: 0 }), [frame.frame.layout, frame.frame.bbox]);
+  const movingFinding = findings.find((f) => f.id === moving);
+  const placing: Placing | null = useMemo(
+    () =>
+      movingFinding
+        ? {
+            start: movingFinding.annotation.anchor,
+            label: t('review.finding.moveHint', { n: numbers.get(movingFinding.id) ?? '?' }),
+            onPlace: (anchor) => void decide(movingFinding.id, { kind: 'edit', anchor }),
+            onCancel: () => setMoving(null),
+          }
+        : null,
+    // The placement restarts only when another finding is moved (not on every re-render).
+    [movingFinding?.id],
+  );
+  return (
+    <div className="frame-detail" data-testid="frame-detail" data-live="true">
+      {moving && (
+        <div className="moving-banner" data-testid="moving-banner" role="status">
+          {t('review.finding.moveHint', { n: numbers.get(moving) ?? '?' })} {t('review.viewer.placeKeys')}
+          <button type="button" className="btn-ghost" onClick={() => setMoving(null)}>
+            {t('review.finding.moveCancel')}
+          </button>
+        </div>
+      )}
+      <DrawingViewer layouts={layouts} focus={focus} placing={placing} testId="frame-viewer" overlay={(ctx) => (ctx.layout === frame.frame.layout ? <FindingOverlay ctx={ctx} findings={findings} numbers={numbers} /> : null)} />
+    </div>
+  );
+}
+
+/**
+ * The selected frame's stored screenshot with the findings as numbered markers (a run of a
+ * drawing that is not open now). A marker click selects
  * its finding; the selected finding's location is highlighted; in "move" mode a click on the
  * picture places that finding's arrow tip (converted through the screenshot transform).
  */

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
+import { DownloadButton } from './DownloadButton';
 import { FindingsPanel } from './FindingsPanel';
-import { FrameDetail } from './FrameDetail';
+import { FrameDetail, LiveFrameDetail } from './FrameDetail';
+import { layoutTabs } from './viewer/layoutTabs';
 import { WriteDialog } from './WriteDialog';
 
 const SEVERITIES = ['blocking', 'major', 'minor', 'info'] as const;
@@ -17,6 +19,7 @@ export function RunView() {
   const selectFrame = useApp((s) => s.selectFrame);
   const cancelRun = useApp((s) => s.cancelRun);
   const previewWrite = useApp((s) => s.previewWrite);
+  const drawing = useApp((s) => s.drawing);
   const numbers = useMemo(() => new Map((run?.findings ?? []).map((f, i) => [f.id, i + 1])), [run?.findings]);
   if (!run) return null;
   const summary = run.run;
@@ -25,12 +28,15 @@ export function RunView() {
   const frame = run.frames.find((f) => f.frame.id === selectedFrameId) ?? run.frames[0];
   const approved = run.findings.filter((f) => f.annotation.state === 'approved' || f.annotation.state === 'edited').length;
   const written = run.findings.filter((f) => f.annotation.state === 'written').length;
+  // The live viewer needs the run's drawing open; an older run of another drawing shows its stored pictures.
+  const live = drawing !== null && drawing.source.label === summary.source;
+  const frameFindings = frame ? run.findings.filter((f) => f.frameId === frame.frame.id) : [];
 
   return (
     <div className="run-view" data-testid="run-view" data-status={summary.status}>
       <div className="run-head">
         <div>
-          <h1>{summary.source}</h1>
+          <h1 title={summary.source}>{summary.source}</h1>
           <div className="provider-meta">
             <span className={`pill status-${summary.status}`} data-testid="run-status">
               {t(`review.status.${summary.status}`)}
@@ -54,8 +60,12 @@ export function RunView() {
           </button>
         </div>
       </div>
+      {/* Said once per change by screen readers: the run's status and how many findings it has. */}
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="run-announce">
+        {t('review.run.announce', { status: t(`review.status.${summary.status}`), count: summary.findings })}
+      </p>
       {(running || ownProgress) && (
-        <div className="progress" data-testid="run-progress">
+        <div className="progress" data-testid="run-progress" role="status" aria-live="polite">
           <div className="progress-track">
             <div className="progress-fill" style={{ width: `${ownProgress && ownProgress.total > 0 ? Math.round((ownProgress.done / ownProgress.total) * 100) : 0}%` }} />
           </div>
@@ -63,18 +73,20 @@ export function RunView() {
         </div>
       )}
       {summary.error && (
-        <p className="form-error" role="status" data-testid="run-error">
+        // A failed run is an alert; a run that completed with errors is announced politely.
+        <p className="form-error" role={summary.status === 'failed' ? 'alert' : 'status'} data-testid="run-error">
           {summary.status === 'completed_with_errors' ? t('review.run.partial', { message: summary.error.message }) : t('review.run.failed', { code: summary.error.code, message: summary.error.message })}
         </p>
       )}
       {run.report && (
-        <p className="hint" data-testid="report-paths">
-          {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>
+        <p className="hint run-files" data-testid="report-paths">
+          {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>{' '}
+          <DownloadButton kind="markdown" label={t('review.download.markdown')} /> <DownloadButton kind="json" label={t('review.download.json')} />
         </p>
       )}
       {run.savedDrawing && (
-        <p className="hint ok" data-testid="saved-drawing">
-          {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span>
+        <p className="hint ok run-files" data-testid="saved-drawing">
+          {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span> <DownloadButton kind="dxf" label={t('review.download.dxf')} />
         </p>
       )}
       <div className="run-body">
@@ -97,7 +109,15 @@ export function RunView() {
             </li>
           ))}
         </ul>
-        <div className="run-frame">{frame ? <FrameDetail frame={frame} findings={run.findings.filter((f) => f.frameId === frame.frame.id)} numbers={numbers} /> : <p className="hint">{t('review.frame.none')}</p>}</div>
+        <div className="run-frame">
+          {!frame ? (
+            <p className="hint">{t('review.frame.none')}</p>
+          ) : live && frame.status !== 'failed' ? (
+            <LiveFrameDetail frame={frame} findings={frameFindings} numbers={numbers} layouts={layoutTabs(drawing)} />
+          ) : (
+            <FrameDetail frame={frame} findings={frameFindings} numbers={numbers} />
+          )}
+        </div>
         <FindingsPanel run={run} numbers={numbers} frameId={frame?.frame.id ?? null} />
       </div>
       <WriteDialog />

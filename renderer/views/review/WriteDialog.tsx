@@ -1,4 +1,5 @@
 import { useApp, useT } from '../../store/StoreContext';
+import { DownloadButton } from './DownloadButton';
 import { Modal } from './Modal';
 
 const fmt = (n: number): string => (Math.round(n * 100) / 100).toString();
@@ -21,7 +22,7 @@ export function WriteDialog() {
         <p data-testid="write-summary">{t('review.write.done', { written: result.written.length, recognised: result.recognised.length, failed: result.failed.length })}</p>
         {result.savedPath && (
           <p>
-            {t('review.write.savedTo')} <span className="mono" data-testid="saved-path">{result.savedPath}</span>
+            {t('review.write.savedTo')} <span className="mono" data-testid="saved-path">{result.savedPath}</span> <DownloadButton kind="dxf" label={t('review.download.dxf')} />
           </p>
         )}
         {result.failed.map((f) => (

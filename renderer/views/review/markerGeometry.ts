@@ -35,3 +35,50 @@ const EDGE_TOLERANCE = 1e-3;
 /** True when a percent position lies on the picture (a finding of another region is not drawn). */
 export const onPicture = (p: { left: number; top: number }): boolean =>
   p.left >= -EDGE_TOLERANCE && p.left <= 100 + EDGE_TOLERANCE && p.top >= -EDGE_TOLERANCE && p.top <= 100 + EDGE_TOLERANCE;
+
+/** A marker's screen position and the anchor (the flagged value) it points at. */
+export interface PlacedMarker {
+  id: string;
+  at: { x: number; y: number };
+  anchor: { x: number; y: number };
+}
+
+/** Candidate directions around an anchor, up-right first (leaders usually go elsewhere). */
+const DIRECTIONS = [-45, -90, 0, -135, 45, 180, 90, 135].map((deg) => (deg * Math.PI) / 180);
+
+/** The directions ordered by how far they point from `away` (the leader's text): opposite first. */
+function directionsAwayFrom(anchor: { x: number; y: number }, away: { x: number; y: number } | undefined): number[] {
+  if (!away || (away.x === anchor.x && away.y === anchor.y)) return DIRECTIONS;
+  const toward = Math.atan2(away.y - anchor.y, away.x - anchor.x);
+  const gap = (a: number) => Math.abs(Math.atan2(Math.sin(a - toward), Math.cos(a - toward)));
+  return [...DIRECTIONS].sort((a, b) => gap(b) - gap(a));
+}
+
+/**
+ * Screen positions for numbered markers that do not sit on the value they flag, nor on the
+ * leader text (`away`, kept on the far side when there is room), and do not overlap each other:
+ * each marker goes `offset` pixels from its anchor in the first free direction (then on wider
+ * rings), free meaning at least `size` from every placed marker and `offset` from every anchor.
+ * Deterministic in input order.
+ */
+export function spreadMarkers(anchors: readonly { id: string; x: number; y: number; away?: { x: number; y: number } }[], size = 24, offset = 18): PlacedMarker[] {
+  const placed: PlacedMarker[] = [];
+  const clear = (p: { x: number; y: number }): boolean =>
+    placed.every((m) => Math.hypot(m.at.x - p.x, m.at.y - p.y) >= size) && anchors.every((a) => Math.hypot(a.x - p.x, a.y - p.y) >= offset - 1e-9);
+  for (const anchor of anchors) {
+    const directions = directionsAwayFrom(anchor, anchor.away);
+    let at: { x: number; y: number } | null = null;
+    for (let ring = 1; !at; ring++) {
+      const r = offset + (ring - 1) * size;
+      for (const angle of directions) {
+        const candidate = { x: anchor.x + Math.cos(angle) * r, y: anchor.y + Math.sin(angle) * r };
+        if (clear(candidate)) {
+          at = candidate;
+          break;
+        }
+      }
+    }
+    placed.push({ id: anchor.id, at, anchor: { x: anchor.x, y: anchor.y } });
+  }
+  return placed;
+}

@@ -190,6 +190,17 @@ export const writeResultSchema = z
   })
   .strict();
 
+/** A rendered region of one layout for the drawing viewer: the picture and the drawing box it covers exactly. */
+export const viewImageSchema = z.object({ image: imageViewSchema, layout: z.string(), region: reviewBBoxSchema }).strict();
+
+/** One entity as the viewer's inspector shows it; `properties` are its other fields flattened to text. */
+export const entityViewSchema = z
+  .object({ handle: z.string(), type: z.string(), layer: z.string(), bbox: reviewBBoxSchema.nullable(), properties: z.record(z.string(), z.string()) })
+  .strict();
+
+const layoutName = z.string().min(1).max(255);
+const handleInput = z.string().regex(/^[0-9A-Fa-f]{1,16}$/);
+
 const runIdInput = z.object({ runId: z.string().min(1).max(200) }).strict();
 const empty = z.object({}).strict();
 
@@ -222,6 +233,23 @@ export const reviewChannels = {
   reviewRefreshDrawing: { input: empty, output: drawingOverviewSchema },
   /** PNG of one frame of the current drawing. Errors: REVIEW_NO_DRAWING, REVIEW_FRAME_NOT_FOUND, CAD_*. */
   reviewFrameImage: { input: z.object({ frameId: z.string().min(1).max(100), maxEdge: z.number().int().min(64).max(4096).optional() }).strict(), output: imageViewSchema },
+  /**
+   * A region of a layout of the current drawing as the viewer draws it (the whole layout when
+   * `bbox` is absent), without `hiddenLayers`. Errors: REVIEW_NO_DRAWING,
+   * REVIEW_SCREENSHOT_UNSUPPORTED, REVIEW_LAYER_FILTER_UNSUPPORTED (the backend's screenshot tool
+   * has no layer filter), REVIEW_SOURCE_BAD_RESULT, CAD_* (CAD_DXF_EMPTY_REGION for an empty layout).
+   */
+  reviewViewImage: {
+    input: z.object({ layout: layoutName, bbox: reviewBBoxSchema.optional(), maxEdge: z.number().int().min(64).max(2048), hiddenLayers: z.array(z.string().min(1).max(255)).max(2000) }).strict(),
+    output: viewImageSchema,
+  },
+  /** Entities of a layout whose extents meet `bbox` (a click with its pick tolerance), nearest first. Errors: REVIEW_NO_DRAWING, REVIEW_PICK_UNSUPPORTED, CAD_*. */
+  reviewPickEntities: {
+    input: z.object({ layout: layoutName, bbox: reviewBBoxSchema }).strict(),
+    output: z.object({ entities: z.array(entityViewSchema).max(20), total: z.number().int() }).strict(),
+  },
+  /** One entity by handle (the entity a finding cites). Errors: REVIEW_NO_DRAWING, REVIEW_PICK_UNSUPPORTED, CAD_TOOL_ERROR (no such handle), CAD_*. */
+  reviewGetEntity: { input: z.object({ handle: handleInput }).strict(), output: entityViewSchema },
   /**
    * Starts a review of the current drawing in the background (progress via the `progress` event,
    * the end via `reviewRunStatus`). Errors: REVIEW_NO_DRAWING, REVIEW_CHECKLIST_INVALID,
@@ -269,6 +297,15 @@ export const reviewChannels = {
       })
       .strict(),
     output: findingViewSchema,
+  },
+  /**
+   * A file of a run for the user to save (browser download, desktop save dialog): the annotated
+   * `<name>.ai-review.dxf` or the report (Markdown / JSON). Only the run's own files are served.
+   * Errors: REVIEW_RUN_NOT_FOUND, REVIEW_FILE_NOT_FOUND (not written yet), REVIEW_DOWNLOAD_TOO_LARGE.
+   */
+  reviewDownloadFile: {
+    input: z.object({ runId: z.string().min(1).max(200), kind: z.enum(['dxf', 'markdown', 'json']) }).strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), dataBase64: z.string() }).strict(),
   },
   /** Exactly what "write approved annotations" would write now. Errors: REVIEW_RUN_NOT_FOUND, REVIEW_WRITE_UNSUPPORTED. */
   reviewPreviewWrite: { input: runIdInput, output: writePlanSchema },

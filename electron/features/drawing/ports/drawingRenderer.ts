@@ -5,7 +5,8 @@ import type { Box } from '../domain/model';
 export interface DxfScreenshotRenderer {
   /**
    * `bbox` in drawing units; the long edge of the image is `maxEdge` pixels. Highlight boxes are
-   * drawn as red rectangles. Throws CAD_RENDER_FONT_MISSING when no CJK font is installed.
+   * drawn as red rectangles. `hiddenLayers` (upper-case names) are left out like layers that are
+   * off or frozen (a viewer's visibility toggles). Throws CAD_RENDER_FONT_MISSING when no CJK font is installed.
    */
-  render(request: { index: DrawingIndex; layout: string; bbox: Box; maxEdge: number; highlight: Box[] }): Promise<{ png: Uint8Array; width: number; height: number; pixelsPerUnit: number }>;
+  render(request: { index: DrawingIndex; layout: string; bbox: Box; maxEdge: number; highlight: Box[]; hiddenLayers?: ReadonlySet<string> }): Promise<{ png: Uint8Array; width: number; height: number; pixelsPerUnit: number }>;
 }

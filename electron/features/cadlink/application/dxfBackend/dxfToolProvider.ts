@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError, toAppErrorData } from '../../../../../shared/errors';
 import type { ToolDescriptor, ToolResult } from '../../domain/protocol/mcpTools';
 import type { ToolProvider } from '../../ports/toolProvider';
+import { portableSchema } from './portableSchema';
 import { DxfSession, type DxfBackendDeps, type DxfTool } from './session';
 import { addLeaderAnnotation } from './tools/addLeaderAnnotation';
 import { addRevisionCloud } from './tools/addRevisionCloud';
@@ -36,7 +37,7 @@ function errorResult(error: unknown): ToolResult {
  */
 export function createDxfToolProvider(deps: DxfBackendDeps): ToolProvider & { session: DxfSession } {
   const session = new DxfSession(deps);
-  const descriptors: ToolDescriptor[] = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown> }));
+  const descriptors: ToolDescriptor[] = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: portableSchema(z.toJSONSchema(t.input, { io: 'input' })) as Record<string, unknown> }));
   return {
     session,
     async listTools() {

@@ -70,6 +70,16 @@ export class DxfSession {
     return true;
   }
 
+  /**
+   * Top-level entities added this session by type (LEADER, TEXT, …; a polyline's VERTEX/SEQEND
+   * are part of it). They all go to model space on layer AI_REVIEW.
+   */
+  addedByType(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const [code, value] of this.newEntities) if (code === 0 && value !== 'VERTEX' && value !== 'SEQEND') counts[value] = (counts[value] ?? 0) + 1;
+    return counts;
+  }
+
   serialise(): string {
     return writeDxf(this.doc, { entities: this.newEntities, layerEntries: this.layerEntries, appIdEntries: this.appIdEntries, ...(this.dialect.handles ? { handSeed: this.handles.seed() } : {}) });
   }

@@ -22,8 +22,8 @@ const CJK_FACE = 'NotoSansCJKsc-Regular';
 export function createResvgDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): DxfScreenshotRenderer {
   const { outliner } = loadOutliner(fontFiles, CJK_FACE, existsSync);
   return {
-    async render({ index, layout, bbox, maxEdge, highlight }) {
-      const view = buildSvg(index, layout, bbox, maxEdge, highlight, outliner);
+    async render({ index, layout, bbox, maxEdge, highlight, hiddenLayers }) {
+      const view = buildSvg(index, layout, bbox, maxEdge, highlight, outliner, hiddenLayers);
       const png = new Resvg(view.svg, { font: { loadSystemFonts: false }, background: '#ffffff' }).render().asPng();
       return { png, width: view.width, height: view.height, pixelsPerUnit: view.pixelsPerUnit };
     },

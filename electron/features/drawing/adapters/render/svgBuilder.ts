@@ -21,7 +21,7 @@ function colorOf(c: ResolvedColor): string {
 }
 
 /** Builds the SVG of a layout region: paths grouped by colour, texts as glyph outlines of the CJK font. */
-export function buildSvg(index: DrawingIndex, layoutName: string, bbox: Box, maxEdge: number, highlight: Box[], outliner: GlyphOutliner): SvgView {
+export function buildSvg(index: DrawingIndex, layoutName: string, bbox: Box, maxEdge: number, highlight: Box[], outliner: GlyphOutliner, hiddenLayers?: ReadonlySet<string>): SvgView {
   const w = bbox.maxX - bbox.minX;
   const h = bbox.maxY - bbox.minY;
   const s = maxEdge / Math.max(w, h);
@@ -36,6 +36,7 @@ export function buildSvg(index: DrawingIndex, layoutName: string, bbox: Box, max
   const layout = layoutByName(index, layoutName);
   for (const entity of index.entitiesIn(layout, bbox)) for (const p of index.primitives(entity, true)) addPrimitive(p);
   function addPrimitive(p: Primitive): void {
+    if (hiddenLayers?.has(p.layer.toUpperCase())) return;
     const color = colorOf(p.color);
     if (p.kind === 'path') {
       const d = `M${p.points.map((q) => `${px(q.x)} ${py(q.y)}`).join('L')}${p.closed ? 'Z' : ''}`;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { emptyBox, unionBox, boxJson, countByType, r6 } from '../../../../drawing';
+import { emptyBox, unionBox, boxJson, countByType, r6, REVIEW_LAYER } from '../../../../drawing';
 import { defineTool, jsonResult } from '../session';
 
 const UNITS: Record<number, string> = { 0: 'unitless', 1: 'inches', 2: 'feet', 4: 'millimeters', 5: 'centimeters', 6: 'meters' };
 
 export const getDrawingInfo = defineTool({
   name: 'get_drawing_info',
-  description: 'Drawing version, units, extents, code page, layouts with entity counts by type, and load problems.',
+  description: 'Drawing version, units, extents, code page, layouts with entity counts by type (annotations added this session included, in model space), and load problems.',
   input: z.object({}).strict(),
   run(session) {
     const doc = session.doc;
@@ -16,6 +16,14 @@ export const getDrawingInfo = defineTool({
       return values && values.length >= 2 ? values.slice(0, 2).map((v) => r6(Number(v.value))) : null;
     };
     const insUnits = Number(header('$INSUNITS') ?? 0);
+    // Annotations added this session are part of the drawing a client reads back (they go to model space).
+    const added = session.addedByType();
+    const addedTotal = Object.values(added).reduce((n, c) => n + c, 0);
+    const withAdded = (counts: Record<string, number>): Record<string, number> => {
+      const merged = { ...counts };
+      for (const [type, n] of Object.entries(added)) merged[type] = (merged[type] ?? 0) + n;
+      return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
+    };
     return jsonResult({
       version: doc.version,
       codePage: doc.codePage,
@@ -24,9 +32,11 @@ export const getDrawingInfo = defineTool({
       layouts: doc.layouts.map((layout) => {
         const box = emptyBox();
         for (const e of layout.entities) unionBox(box, session.index.box(e));
-        return { name: layout.name, paperSpace: layout.paperSpace, block: layout.blockName, entityCount: layout.entities.length, countsByType: countByType(layout.entities), extents: boxJson(box) };
+        const counts = countByType(layout.entities);
+        const model = !layout.paperSpace;
+        return { name: layout.name, paperSpace: layout.paperSpace, block: layout.blockName, entityCount: layout.entities.length + (model ? addedTotal : 0), countsByType: model ? withAdded(counts) : counts, extents: boxJson(box) };
       }),
-      layerCount: doc.layers.size,
+      layerCount: doc.layers.size + (addedTotal > 0 && !doc.layers.has(REVIEW_LAYER) ? 1 : 0),
       blockCount: [...doc.blocks.values()].filter((b) => !b.name.startsWith('*')).length,
       proxyEntityCount: doc.layouts.reduce((n, l) => n + l.entities.filter((e) => e.type === 'ACAD_PROXY_ENTITY').length, 0),
       problems: doc.problems,

@@ -8,14 +8,16 @@ const MARGIN = 0.02;
 
 export const getScreenshot = defineTool({
   name: 'get_screenshot',
-  description: 'PNG of a frame (frame_id from find_frames) or a bbox of a layout, white background, layer/ACI colours, CJK text; optional red highlight boxes. Returns the image and the pixel↔drawing transform.',
+  description: 'PNG of a frame (frame_id from find_frames) or a bbox of a layout, white background, layer/ACI colours, CJK text; optional red highlight boxes and hidden layers. Returns the image and the pixel↔drawing transform.',
   input: z
     .object({
-      frame_id: z.string().optional(),
+      // Clients that read ids from find_frames as numbers send them back as numbers.
+      frame_id: z.union([z.string().min(1).max(100), z.number().int().min(0)]).transform(String).optional(),
       bbox: bboxSchema.optional(),
       layout: z.string().optional(),
       max_edge: z.number().int().min(64).max(8192).default(1600),
       highlight: z.array(bboxSchema).max(200).default([]),
+      hidden_layers: z.array(z.string().min(1).max(255)).max(2000).default([]).describe('Layers not drawn (besides those off or frozen in the file), e.g. a viewer\'s visibility toggles'),
     })
     .strict(),
   async run(session, input) {
@@ -37,7 +39,7 @@ export const getScreenshot = defineTool({
     const mx = (box.maxX - box.minX) * MARGIN;
     const my = (box.maxY - box.minY) * MARGIN;
     const region = { minX: box.minX - mx, minY: box.minY - my, maxX: box.maxX + mx, maxY: box.maxY + my };
-    const image = await session.deps.renderer.render({ index: session.index, layout, bbox: region, maxEdge: input.max_edge, highlight: input.highlight.map(toBox) });
+    const image = await session.deps.renderer.render({ index: session.index, layout, bbox: region, maxEdge: input.max_edge, highlight: input.highlight.map(toBox), hiddenLayers: new Set(input.hidden_layers.map((l) => l.toUpperCase())) });
     const transform = {
       width: image.width,
       height: image.height,
