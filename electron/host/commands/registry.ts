@@ -8,6 +8,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
   cdsl: { summary: 'CDSL parts: validate, build (STEP/GLB/drawings + claims), topology, contracts', load: async () => (await import('./cdsl')).cdslCommand },
   doctor: { summary: 'Check what works here: kernel, fonts, ffmpeg, data folder, providers, AutoCAD address', load: async () => (await import('./doctor')).doctorCommand },
   'dxf-server': { summary: 'Serve a DXF drawing over the cad_mcp_frame protocol (embedded backend)', load: async () => (await import('./dxfServer')).dxfServerCommand },
+  eval: { summary: 'Evaluate CAD generation end to end: offline (scripted provider) or live (--require-live)', load: async () => (await import('./eval')).evalCommand },
   gen: { summary: 'Generate a part from a request (CDSL v3 protocol): new, list, show, ledger, resume, answer, cancel, export, check', load: async () => (await import('./gen')).genCommand },
   'llm-check': { summary: 'Check an LLM provider: text, image, forced tool call, tool loop', load: async () => (await import('./llmCheck')).llmCheckCommand },
   review: { summary: 'Review a drawing (DXF file or --cad host:port) against the checklist; JSON + Markdown report', load: async () => (await import('./review')).reviewCommand },

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
+import { resolveRoleModel } from '../composition/modelResolution';
 import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, withCadToken } from '../../features/cadlink/index';
 import {
   createFolderOutput,
@@ -134,7 +135,8 @@ function reviewerModel(settings: SettingsService, noLlm: boolean, log: Logger) {
   if (noLlm) return undefined;
   let provider;
   try {
-    provider = settings.resolveProvider({ role: 'reviewer' });
+    // Same resolution as `cadsight gen`: settings role, else DEFAULT_PROVIDER / <ID>_* / CHAT_* env.
+    provider = resolveRoleModel(settings, process.env, 'reviewer');
   } catch (error) {
     if (error instanceof AppError && error.code === 'LLM_NOT_CONFIGURED') {
       process.stderr.write(`review: rules only (${error.message})\n`);

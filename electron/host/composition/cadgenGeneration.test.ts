@@ -26,14 +26,14 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function play(name: string, faults: PlayerFaults = {}) {
+async function play(name: string, faults: PlayerFaults = {}, kernel?: CadRuntime) {
   const fx = fixture(name);
   const provider = await startScriptedProvider({ script: createFixturePlayer(fx, faults) });
   const dir = mkdtempSync(path.join(tmpdir(), 'cadgen-gen-'));
   dirs.push(dir);
   const config: LlmProviderConfig = { id: 'chat', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => undefined };
   const { db } = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: allMigrations });
-  const gen = createGenerationRuntime({ db, tasksRoot: tasksRootOf(dir), author: config, reviewer: config, workerScript, runtime });
+  const gen = createGenerationRuntime({ db, tasksRoot: tasksRootOf(dir), author: config, reviewer: config, workerScript, runtime: kernel ?? runtime });
   const created = await gen.service.create({ request: fx.request, budget: fx.budget });
   const task = await gen.service.run(created.task_id);
   return { gen, task, provider, dir, close: async () => { await provider.close(); db.close(); } };
@@ -72,4 +72,30 @@ describe('CDSL v3 generation over the scripted provider and the real kernel', ()
       await run.close();
     }
   }, 180_000);
+
+  it('fails an unexpected exception exactly once as FAILED_INTERNAL and keeps the last checkpoint', async () => {
+    const broken: CadRuntime = { ...runtime, build: () => Promise.reject(new TypeError('boom')) };
+    const run = await play('plate_with_holes', {}, broken);
+    try {
+      expect(run.task.state).toBe('FAILED');
+      expect(run.task.failure_reason).toBe('FAILED_INTERNAL');
+      expect(run.task.last_error?.code).toBe('CDSL_FAILED_INTERNAL');
+      const ledger = run.gen.service.ledger(run.task.task_id);
+      expect(ledger.filter((e) => e.event === 'failed')).toHaveLength(1);
+      expect(run.gen.service.show(run.task.task_id).revisions).toHaveLength(0);
+    } finally {
+      await run.close();
+    }
+  }, 120_000);
+
+  it('ends in WAITING_RETRY, never an endless run, when the reviewer service keeps failing', async () => {
+    const run = await play('plate_with_holes', { reviewerDown: true });
+    try {
+      expect(run.task.state).toBe('WAITING_RETRY');
+      expect(run.task.last_error?.code).toBe('CDSL_REVIEW_SERVICE_UNAVAILABLE');
+      expect(run.task.resume_state).toBe('REVIEWING_REQUIREMENTS');
+    } finally {
+      await run.close();
+    }
+  }, 120_000);
 });

@@ -5,14 +5,9 @@ export const FAULT_SCENARIOS: Record<string, { fixture: string; faults: PlayerFa
   format_rejection: { fixture: 'plate_with_holes', faults: { malformedProposalOnce: true }, expect: { state: 'COMPLETED' } },
   stale_head: { fixture: 'plate_with_holes', faults: { staleHeadOnce: true }, expect: { state: 'COMPLETED' } },
   selector_not_found: { fixture: 'plate_with_holes', faults: { unknownSelectorOnce: true }, expect: { state: 'COMPLETED' } },
-  candidate_build_failure: {
+  precondition_rejection: {
     fixture: 'plate_with_holes',
     faults: { firstFragmentOverride: { sketch: { workplane: { origin: [0, 0, 0], normal: [0, 0, 1], x_dir: [1, 0, 0] }, profile: { outer: { type: 'polyline', start: [0, 0], segments: [{ type: 'line', to: [10, 0] }, { type: 'line', to: [20, 0] }] } } }, feature: { atomic_id: 'extrude', params: { extent: { kind: 'one_sided', distance_mm: 8, reverse: false }, body: 'new_body' } } } },
-    expect: { state: 'COMPLETED' },
-  },
-  claim_failure_overrides_accept: {
-    fixture: 'plate_with_holes',
-    faults: { reviewerAlwaysAccepts: true, firstFragmentOverride: { sketch: { workplane: { origin: [0, 0, 0], normal: [0, 0, 1], x_dir: [1, 0, 0] }, profile: { outer: { type: 'rectangle', center: [0, 0], width_mm: 100, height_mm: 60 } } }, feature: { atomic_id: 'extrude', params: { extent: { kind: 'one_sided', distance_mm: 9, reverse: false }, body: 'new_body' } } } },
     expect: { state: 'COMPLETED' },
   },
   reviewer_service_failure: { fixture: 'plate_with_holes', faults: { reviewerDown: true }, expect: { state: 'WAITING_RETRY', code: 'CDSL_REVIEW_SERVICE_UNAVAILABLE' } },

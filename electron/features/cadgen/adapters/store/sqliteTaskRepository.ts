@@ -175,6 +175,9 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
         role: r.role, tool: r.tool, usage: parse(r.usage_json), at: r.at,
       }));
     },
+    invocations(taskId) {
+      return db.prepare("SELECT tool, status, CASE WHEN status = 'rejected' THEN json_extract(result_json, '$.code') END AS code, raw_sha256 FROM cdsl_invocations WHERE task_id = ? ORDER BY at, rowid").all(taskId) as { tool: string; status: string; code: string | null; raw_sha256: string }[];
+    },
     saveCapabilities(providerId, model, passed, report) {
       db.prepare('INSERT OR REPLACE INTO cdsl_model_capabilities (provider_id, model, passed, report_json, checked_at) VALUES (?, ?, ?, ?, ?)').run(providerId, model, passed ? 1 : 0, json(report), clock.now().toISOString());
     },

@@ -200,7 +200,9 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
   async function reject(snapshot: TaskSnapshot, role: 'author' | 'reviewer', reply: ModelReply, toolName: string, error: AppError, invocation?: TaskChange['invocation']): Promise<void> {
     const { task } = snapshot;
     const progress = applyAuthorOutcome(task.counters, { kind: 'rejected', tool: toolName, code: error.code as ProtocolErrorCodeValue }, task.budget);
-    let change = withAccounting(snapshot, { task: { last_error: error.toData(), notes: { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), last_tool: { tool: toolName, outcome: 'rejected', message: error.message.slice(0, 300) } } }, ...(invocation ? { invocation } : {}) }, { role, reply, tool: toolName, counters: progress.counters, wallMs: elapsed() });
+    // Every model output gets an audit row (raw-arguments hash + typed result), rejected ones included.
+    const audit = invocation ?? { invocation_id: deps.newId('inv'), tool: toolName, role, idempotency_key: null, raw_sha256: deps.sha256(reply.kind === 'call' ? reply.rawArguments : reply.text), status: 'rejected' as const, result_json: JSON.stringify(error.toData()), state_version: task.state_version };
+    let change = withAccounting(snapshot, { task: { last_error: error.toData(), notes: { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), last_tool: { tool: toolName, outcome: 'rejected', message: error.message.slice(0, 300) } } }, invocation: audit }, { role, reply, tool: toolName, counters: progress.counters, wallMs: elapsed() });
     if (progress.failure) {
       const code = progress.failure === 'FAILED_AUTHOR_FORMAT' ? ProtocolErrorCode.failedAuthorFormat : ProtocolErrorCode.noProgressLimit;
       const failed = failTask(snapshot, progress.failure, protocolError(code, `${progress.failure}: last error ${error.code} on ${toolName}`, { last: error.toData() }));

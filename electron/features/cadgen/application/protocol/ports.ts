@@ -107,6 +107,8 @@ export interface TaskRepository {
   pendingOutbox(limit: number): { seq: number; task_id: string; type: string; payload: Record<string, unknown> }[];
   markOutboxDispatched(seq: number): void;
   usage(taskId: string): (UsageRow & { at: string })[];
+  /** Audit rows of every model output: tool, status and the typed error code of rejections. */
+  invocations(taskId: string): { tool: string; status: string; code: string | null; raw_sha256: string }[];
   saveCapabilities(providerId: string, model: string, passed: boolean, report: unknown): void;
   capabilities(providerId: string, model: string): { passed: boolean; report: unknown; checked_at: string } | undefined;
 }
