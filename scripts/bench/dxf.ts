@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDxfBackend } from '../../electron/features/cadlink/index';
 import { openDxfFile } from '../../electron/features/drawing/index';
+import { toolPath } from '../../electron/testSupport/prereqs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTITIES = Number(process.env.BENCH_DXF_ENTITIES ?? 200_000);
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
   const generated = generate(file);
   // ezdxf baseline: same file, same machine, same run (one run: it takes seconds)
   const ezdxfStart = performance.now();
-  const ezdxfCount = Number(execFileSync('/usr/bin/python3', ['-c', 'import ezdxf,sys; d=ezdxf.readfile(sys.argv[1]); print(len(d.modelspace()))', file], { encoding: 'utf8' }).trim());
+  const ezdxfCount = Number(execFileSync(toolPath('python') ?? 'python3', ['-c', 'import ezdxf,sys; d=ezdxf.readfile(sys.argv[1]); print(len(d.modelspace()))', file], { encoding: 'utf8' }).trim());
   const ezdxfMs = performance.now() - ezdxfStart;
 
   // Memory in a fresh process: this one already holds the generator's garbage, and RSS rarely

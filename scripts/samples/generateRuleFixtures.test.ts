@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,12 +7,10 @@ import { openDatabase } from '../../electron/platform/db/openDatabase';
 import { createFolderOutput, createSqliteReviewStore, parseChecklist, reviewMigrations, startReview, type ReviewReport } from '../../electron/features/review/index';
 import { openDxfReviewEndpoints } from '../../electron/host/commands/review';
 import { openDxfBackend } from '../../electron/features/cadlink/index';
-import { readFileSync } from 'node:fs';
+import { ezdxfPython } from '../../electron/testSupport/prereqs';
 
 const repoRoot = path.resolve(__dirname, '../..');
-const python = '/usr/bin/python3';
-const hasEzdxf = spawnSync(python, ['-c', 'import ezdxf'], { stdio: 'ignore' }).status === 0;
-if (!hasEzdxf) console.log('[generateRuleFixtures.test] skipped: /usr/bin/python3 with ezdxf (Debian python3-ezdxf) is not installed');
+const python = ezdxfPython('generateRuleFixtures.test');
 
 interface ManifestRow {
   file: string;
@@ -21,7 +19,7 @@ interface ManifestRow {
   auditFixes: number;
 }
 
-describe.skipIf(!hasEzdxf)('rule items on their generated positive and negative fixtures', () => {
+describe.skipIf(!python)('rule items on their generated positive and negative fixtures', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'rule-fixtures-'));
   let manifest: ManifestRow[] = [];
   let db: ReturnType<typeof openDatabase>['db'];
@@ -36,7 +34,7 @@ describe.skipIf(!hasEzdxf)('rule items on their generated positive and negative 
   const itemsOf = (report: ReviewReport): string[] => [...new Set(report.findings.map((f) => f.checklistItemId))].sort();
 
   beforeAll(() => {
-    manifest = JSON.parse(execFileSync(python, [path.join(repoRoot, 'scripts/samples/generate_rule_fixtures.py'), dir], { encoding: 'utf8' }));
+    manifest = JSON.parse(execFileSync(python!, [path.join(repoRoot, 'scripts/samples/generate_rule_fixtures.py'), dir], { encoding: 'utf8' }));
     db = openDatabase({ file: path.join(dir, 'review.db'), migrations: reviewMigrations }).db;
   }, 120_000);
   afterAll(() => db?.close());

@@ -256,7 +256,7 @@ describe('review handlers on the bundled sample drawing', () => {
     // "Sample drawing" reopens the original, not the annotated copy: nothing of AI_REVIEW is drawn or counted.
     const reopened = await second.ok('reviewOpenSample');
     expect(reopened.source.path).not.toContain('.ai-review');
-    expect(reopened.info.entityCount).toBe(125);
+    expect(reopened.info.entityCount).toBe(155);
     expect(reopened.layers.map((l: any) => l.name)).not.toContain('AI_REVIEW');
   });
 

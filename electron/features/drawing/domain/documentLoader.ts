@@ -2,7 +2,7 @@ import { BlockExpansion, blockStructureProblems } from './blockExpansion';
 import { readBlocks, readEntityList } from './entityList';
 import { emptyBox } from './geometry';
 import { handleProblems } from './handleProblems';
-import { assembleLayouts, readLayoutObjects } from './layouts';
+import { assembleLayouts, readLayoutObjects, type LayoutObject } from './layouts';
 import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
 import type { DxfProblem, TagReadResult, TagStream } from './tags';
 import { decodeDxfEscapes, type MbcsDecoder } from './textEscapes';
@@ -43,7 +43,7 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   };
   const modelEntities: DxfEntity[] = [];
   const paperEntities: DxfEntity[] = [];
-  const layoutObjects: { name: string; recordHandle: string; tabOrder: number }[] = [];
+  const layoutObjects: LayoutObject[] = [];
   const n = codes.length;
   let i = 0;
   while (i < n) {

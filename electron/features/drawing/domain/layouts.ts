@@ -8,6 +8,8 @@ export interface LayoutObject {
   /** BLOCK_RECORD handle of the layout's block (group 330 inside the AcDbLayout subclass). */
   recordHandle: string;
   tabOrder: number;
+  /** PLOTSETTINGS group 72: the unit of the layout's paper (0 inches, 1 mm); undefined when absent. */
+  paperUnits?: 'inches' | 'mm';
 }
 
 /** Reads the LAYOUT objects of the OBJECTS section (name, block record, tab order). */
@@ -18,12 +20,19 @@ export function readLayoutObjects(tags: TagStream, start: number, end: number, d
     const next = nextZero(tags, i + 1, end);
     if ((tags.values[i] as string).trim() === 'LAYOUT') {
       let inLayoutClass = false;
+      let inPlotSettings = false;
       const layout: LayoutObject = { name: '', recordHandle: '', tabOrder: 0 };
       for (let j = i + 1; j < next; j++) {
         const code = tags.codes[j];
         const value = tags.values[j] as string;
-        if (code === 100) inLayoutClass = value.trim() === 'AcDbLayout';
-        else if (inLayoutClass && code === 1) layout.name = decodeDxfEscapes(value, decode);
+        if (code === 100) {
+          inLayoutClass = value.trim() === 'AcDbLayout';
+          inPlotSettings = value.trim() === 'AcDbPlotSettings';
+        } else if (inPlotSettings && code === 72) {
+          const units = Number.parseInt(value, 10);
+          if (units === 0) layout.paperUnits = 'inches';
+          else if (units === 1) layout.paperUnits = 'mm';
+        } else if (inLayoutClass && code === 1) layout.name = decodeDxfEscapes(value, decode);
         else if (inLayoutClass && code === 71) layout.tabOrder = Number.parseInt(value, 10) || 0;
         else if (inLayoutClass && code === 330) layout.recordHandle = value.trim();
       }
@@ -54,7 +63,7 @@ export function assembleLayouts(doc: DxfDocument, model: DxfEntity[], paper: Dxf
     const blockName = recordToBlock.get(layout.recordHandle.toUpperCase()) ?? '';
     const active = blockName.toUpperCase() === '*PAPER_SPACE';
     const entities = active ? [...paper, ...blockEntities(blockName)] : blockName ? blockEntities(blockName) : [];
-    layouts.push({ name: layout.name, blockName: blockName || '(missing block record)', paperSpace: true, entities });
+    layouts.push({ name: layout.name, blockName: blockName || '(missing block record)', paperSpace: true, entities, ...(layout.paperUnits ? { paperUnits: layout.paperUnits } : {}) });
   }
   return layouts;
 }

@@ -167,6 +167,8 @@ export interface DxfLayout {
   blockName: string;
   paperSpace: boolean;
   entities: DxfEntity[];
+  /** Paper layouts: the unit of paper-space coordinates from the layout's plot settings (inches or mm). */
+  paperUnits?: 'inches' | 'mm';
 }
 
 /** One header variable: its value tags and the stream index of its first value tag. */

@@ -47,6 +47,8 @@ const framePayload = z.object({
         sheetBox: box.optional(),
         titleBlockBox: box.optional(),
         viewportScales: z.array(z.number().positive()).max(100).optional(),
+        /** Frames on paper layouts: drawing units per paper mm (1, or 1/25.4 for inch paper). */
+        paperUnitsPerMm: z.number().positive().optional(),
         /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
         titleBlock: z.record(z.string(), z.string().nullable()).optional(),
       })
@@ -69,13 +71,15 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
       bbox: raw.bbox,
       layout: raw.layout ?? 'Model',
       sheetName: raw.sheet?.sheet ?? null,
-      unitsPerPaperMm: raw.sheet?.scale ?? null,
+      unitsPerPaperMm: raw.sheet?.scale ?? raw.paperUnitsPerMm ?? null,
       titleBlock,
       titleBlockAnchors: {},
       origin: 'detected' as const,
       ...(raw.sheet?.paperWidth && raw.sheet.paperHeight ? { sheet: { widthMm: raw.sheet.paperWidth, heightMm: raw.sheet.paperHeight, box: raw.sheetBox ?? raw.bbox } } : {}),
       ...(raw.titleBlockBox ? { titleBlockBox: raw.titleBlockBox } : {}),
       ...(raw.viewportScales && raw.viewportScales.length > 0 ? { viewportScales: raw.viewportScales } : {}),
+      // The DXF backend's "layout" frames are a paper layout's content extents, not a drawn border.
+      ...(raw.kind === 'layout' ? { extentsOnly: true } : {}),
     };
   });
 }

@@ -33,6 +33,11 @@ export const frameSchema = z
     sheet: z.object({ widthMm: z.number().positive(), heightMm: z.number().positive(), box: bboxSchema }).strict().optional(),
     /** Extent of the title block's labels and values, when the backend reports it. */
     titleBlockBox: bboxSchema.optional(),
+    /**
+     * True when the frame is only the extent of a paper layout's content (no border was found):
+     * its size says nothing about the sheet, so sheet-format rules stay silent.
+     */
+    extentsOnly: z.boolean().optional(),
     /** Paper-space frames: model units per paper unit of each model viewport on the sheet. */
     viewportScales: z.array(z.number().positive()).max(100).optional(),
     /** Where each title-block value sits, when the backend reports it (annotation anchors). */

@@ -110,6 +110,11 @@ describe('frame rules on the default checklist', () => {
     expect(items(review(odd, {}))).toEqual(['SHT-001']);
   });
 
+  it('say nothing about the sheet size of a frame that is only a paper layout\'s content extents', () => {
+    const extents: Frame = { ...a3Frame, sheetName: null, unitsPerPaperMm: 1 / 25.4, extentsOnly: true, bbox: { minX: 0, minY: 0, maxX: 13, maxY: 7 } };
+    expect(items(review(extents, {}))).not.toContain('SHT-001');
+  });
+
   it('skip title-block and sheet checks for the synthetic whole-drawing frame', () => {
     const whole: Frame = { ...a3Frame, id: 'whole', origin: 'whole-drawing', sheetName: null, titleBlock: {}, bbox: { minX: 0, minY: 0, maxX: 999, maxY: 10 } };
     expect(review(whole, {})).toEqual([]);

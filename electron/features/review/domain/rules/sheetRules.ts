@@ -78,7 +78,7 @@ export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (
 };
 
 export const sheetSizeRule: FrameRule<ParamsOf<'sheet_size'>> = (item, params, { frame, locale, annotationLocale }) => {
-  if (frame.origin !== 'detected') return [];
+  if (frame.origin !== 'detected' || frame.extentsOnly) return [];
   // A recognised trimmed sheet (the border may be drawn inside the GB/T 14689 margins) is standard.
   if (frame.sheet && params.sizes.some((s) => sameSize(s, frame.sheet!.widthMm, frame.sheet!.heightMm, params.relativeTolerance))) return [];
   // Without a recognised sheet or a stated scale the paper size is unknowable: say nothing rather than guess.
