@@ -49,6 +49,8 @@ describe('cadsight doctor', () => {
     const row = (id: string) => report.items.find((item: { id: string }) => item.id === id);
     expect(row('kernel')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/kernel started in \d+ ms/) });
     expect(row('provider:chat')).toMatchObject({ status: 'pass', detail: expect.stringContaining('capabilities: plainText, imageInput, forcedToolCall, toolLoop') });
+    // The generation protocol's own schema check is a stored result of `cadsight gen check`.
+    expect(row('provider:chat').detail).toContain('CAD protocol schemas not checked (run cadsight gen check --author chat/scripted-vl)');
     expect(row('cad')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/verify-cad (\d+)\/\1 checks pass/) });
     expect(row('data')).toMatchObject({ status: 'pass', detail: expect.stringContaining('WAL, synchronous=FULL') });
     expect(row('fonts').status).toBe('pass');

@@ -16,6 +16,14 @@ export interface ProviderCheckOptions {
   retry: RetryOptions;
   fetchImpl?: typeof fetch;
   reachTimeoutMs?: number;
+  /** The stored result of `cadsight gen check` for a provider/model (the CAD protocol's schemas). */
+  protocolCapability?: (providerId: string, model: string) => { passed: boolean; checked_at: string } | undefined;
+}
+
+function protocolNote(options: ProviderCheckOptions, providerId: string, model: string): string {
+  const stored = options.protocolCapability?.(providerId, model);
+  if (!stored) return `CAD protocol schemas not checked (run cadsight gen check --author ${providerId}/${model})`;
+  return `CAD protocol schemas ${stored.passed ? 'passed' : 'FAILED'} (cadsight gen check, ${stored.checked_at.slice(0, 10)})`;
 }
 
 /** Any HTTP answer from the base URL means the host is up; only the status is read, no key is sent. */
@@ -40,7 +48,7 @@ export function providerCheck(candidate: ProviderCandidate, options: ProviderChe
       const provider = candidate.resolve();
       const key = provider.getApiKey() ? 'key present' : 'no key (keyless gateway)';
       const reach = await reachable(provider.baseUrl, options.fetchImpl ?? fetch, options.reachTimeoutMs ?? 5000);
-      const head = `model ${provider.model}: ${key}, ${reach}`;
+      const head = `model ${provider.model}: ${key}, ${reach}; ${protocolNote(options, provider.id, provider.model)}`;
       if (!options.liveModels) return { status: 'pass', detail: `${head}; capabilities not checked (run with model calls)` };
       const gateway = createLlmGateway({ provider, retry: options.retry });
       const report = await runLlmConformance(gateway, { providerId: provider.id, protocol: provider.protocol, model: provider.model });

@@ -1,5 +1,5 @@
 import type { CadEndpoint } from '../../features/cadlink/index';
-import type { CadRuntime } from '../../features/cadgen/index';
+import { createSqliteTaskRepository, type CadRuntime } from '../../features/cadgen/index';
 import { providersFromEnv, type EnvSource, type RetryOptions } from '../../platform/llm';
 import type { PlatformRuntime } from '../composition/platformRuntime';
 import { cadCheck } from './cadCheck';
@@ -40,7 +40,8 @@ export function systemChecks(inputs: SystemCheckInputs): DoctorCheck[] {
   const view = settings.getSettings();
   const fromSettings: ProviderCandidate[] = view.providers.map((p) => ({ id: p.id, source: 'settings', resolve: () => settings.resolveProvider({ providerId: p.id }) }));
   const fromEnv = inputs.envProviders ? envCandidates(inputs.env) : [];
-  const providerOptions = { liveModels: inputs.liveModels, retry: CHECK_RETRY };
+  const generationStore = createSqliteTaskRepository(inputs.platform.db, { now: () => new Date() });
+  const providerOptions = { liveModels: inputs.liveModels, retry: CHECK_RETRY, protocolCapability: (id: string, model: string) => generationStore.capabilities(id, model) };
   const providerRows = [...fromSettings, ...fromEnv].map((c) => ('run' in c ? c : providerCheck(c, providerOptions)));
   const noProviders: DoctorCheck = {
     id: 'provider:none',
