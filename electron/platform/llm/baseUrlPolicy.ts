@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { ProviderPreset } from './presets';
 
-/** Presets meant to run on the user's machine or network (a private base URL is their point). */
+/** Presets whose private base URL needs no test-time refusal: Ollama is local by design, Custom is judged by assertConfirmedLocalBaseUrl. */
 const LOCAL_PRESETS: ReadonlySet<ProviderPreset['id']> = new Set(['ollama', 'custom']);
 
 function ipv4(host: string): number[] | null {
@@ -28,6 +28,32 @@ export function isLocalNetworkHost(hostname: string): boolean {
   return false;
 }
 
+const hostOf = (baseUrl: string): string | null => {
+  try {
+    return new URL(baseUrl).hostname;
+  } catch {
+    return null; // settings validation already refuses unparsable URLs
+  }
+};
+
+/**
+ * Refuses any call of a Custom provider whose base URL is on this machine or a private network
+ * unless the user confirmed it (`allowLocalNetwork`): otherwise whoever can edit settings could
+ * use CadSight's replies to probe local services. Throws SETTINGS_BASE_URL_NOT_ALLOWED saying how
+ * to confirm.
+ */
+export function assertConfirmedLocalBaseUrl(provider: { id: string; preset: ProviderPreset['id']; baseUrl: string; allowLocalNetwork: boolean }): void {
+  if (provider.preset !== 'custom' || provider.allowLocalNetwork) return;
+  const host = hostOf(provider.baseUrl);
+  if (host !== null && isLocalNetworkHost(host)) {
+    throw new AppError(
+      'SETTINGS_BASE_URL_NOT_ALLOWED',
+      `Provider "${provider.id}" points at a local or private address (${host}); to use it, edit it in Settings and tick "Allow this local or private address".`,
+      { data: { providerId: provider.id, host } },
+    );
+  }
+}
+
 /**
  * Refuses a connection test of a hosted preset (OpenAI, DeepSeek, ...) whose base URL points at
  * this machine or a private network: the test's reply would make CadSight a probe of local
@@ -35,13 +61,8 @@ export function isLocalNetworkHost(hostname: string): boolean {
  */
 export function assertTestableBaseUrl(preset: ProviderPreset['id'], baseUrl: string): void {
   if (LOCAL_PRESETS.has(preset)) return;
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname;
-  } catch {
-    return; // settings validation already refuses unparsable URLs
-  }
-  if (isLocalNetworkHost(host)) {
+  const host = hostOf(baseUrl);
+  if (host !== null && isLocalNetworkHost(host)) {
     throw new AppError('SETTINGS_BASE_URL_NOT_ALLOWED', `A ${preset} provider cannot point at a local or private address; use the Ollama or Custom preset for a gateway on your machine or network.`, {
       data: { preset, host },
     });
