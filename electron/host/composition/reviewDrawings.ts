@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { cadConnectionViewSchema, drawingOverviewSchema, drawingSourceViewSchema } from '../../../shared/ipc/contracts/review';
 import { MAX_DXF_UPLOAD_BYTES } from '../../../shared/ipc/contracts/review';
 import { AppError } from '../../../shared/errors';
+import { isLoopbackHost } from '../../../shared/localNetwork';
 import { openDxfBackend, type CadConnectionStateEvent, type ToolProvider } from '../../features/cadlink/index';
 import type { DrawingSource, DrawingWriteTarget } from '../../features/review/index';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
@@ -190,7 +191,7 @@ export function createDrawingManager(options: DrawingManagerOptions): DrawingMan
       const defaults = options.cadDefaults();
       const host = endpoint.host ?? defaults.host;
       const port = endpoint.port ?? defaults.port;
-      if (!/^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/i.test(host)) {
+      if (!isLoopbackHost(host)) {
         if (transport === 'browser' && !defaults.allowRemote) {
           throw new AppError(
             'CAD_HOST_NOT_ALLOWED',
