@@ -50,6 +50,9 @@ describe('API keys', () => {
     await page.getByTestId('provider-label').fill('Scripted test provider');
     await page.getByTestId('provider-base-url').fill(provider.apiBaseUrl);
     await page.getByTestId('provider-models').fill('scripted-model');
+    // The scripted provider listens on 127.0.0.1: a Custom provider there needs the user's confirmation.
+    await page.getByTestId('provider-allow-local').check();
+    await page.screenshot({ path: screenshotPath('settings-provider-allow-local') });
     await page.getByTestId('provider-save').click();
     const row = page.getByTestId('provider-scripted');
     await row.waitFor();
