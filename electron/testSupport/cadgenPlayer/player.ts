@@ -1,14 +1,8 @@
+import type { EvalFixture } from '../../host/composition/cadgenEval';
 import type { CapturedRequest, ScriptStep } from '../scriptedProvider/types';
 
-/** A versioned generation fixture (resources/evals/cadgen/v1/*.json). */
-export interface GenFixture {
-  id: string;
-  version: number;
-  suites: string[];
-  request: string;
-  budget: Record<string, number>;
-  expected_state: string;
-  requirements: { statement: string; claims: { claim_kind: string; expected: Record<string, unknown> }[] }[];
+/** A versioned generation fixture (resources/evals/cadgen/v1/*.json) with the scripted author's moves. */
+export interface GenFixture extends EvalFixture {
   actions: { atomic_id: string; intent: string; expected_change: string; selectors?: Record<string, SelectorSpec>; fragment: Record<string, unknown> }[];
 }
 
