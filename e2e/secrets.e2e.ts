@@ -66,6 +66,8 @@ describe('API keys', () => {
     await page.getByTestId('provider-test-error').waitFor();
     expect(await page.getByTestId('provider-test-error').textContent()).toContain('LLM_BAD_REQUEST');
     await page.screenshot({ path: screenshotPath('settings-canary') });
+    await page.getByTestId('cad-allow-remote').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('settings-cad-allow-remote') });
 
     const pageText = await page.content();
     await page.close();
