@@ -1,5 +1,6 @@
 import type { BridgeEvents, BridgeMethods } from './contract';
 import { cadgenChannels } from './contracts/cadgen';
+import { generationChannels, generationEvents } from './contracts/generation';
 import { platformChannels, platformEvents } from './contracts/platform';
 import { reviewChannels, reviewEvents } from './contracts/review';
 import { visionChannels, visionEvents } from './contracts/vision';
@@ -11,6 +12,7 @@ import { visionChannels, visionEvents } from './contracts/vision';
 export const ipcChannels = {
   ...platformChannels,
   ...cadgenChannels,
+  ...generationChannels,
   ...reviewChannels,
   ...visionChannels,
 } as const;
@@ -18,6 +20,7 @@ export const ipcChannels = {
 /** The one table of main -> renderer events. */
 export const ipcEvents = {
   ...platformEvents,
+  ...generationEvents,
   ...reviewEvents,
   ...visionEvents,
 } as const;

@@ -5,6 +5,9 @@ import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
 import type { Logger } from '../../platform/log/types';
 import type { SafeStorageLike } from '../../platform/secrets/types';
 import { createCadgenHandlers, findBundledExamples } from './cadgenHandlers';
+import { tasksRootOf } from './cadgenGeneration';
+import { createGenerationHandlers } from './generationHandlers';
+import { resolveRoleModel } from './modelResolution';
 import { createPlatformHandlers } from './platformHandlers';
 import { createPlatformRuntime } from './platformRuntime';
 import { runDoctor } from '../doctor/doctorCheck';
@@ -45,7 +48,13 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
   const events = createEventBus(ipcEvents, (error) => log.error('event sink failed', { error: String(error) }));
   const identity = { version: options.version, transport: options.transport, systemLocale: options.systemLocale };
   // The OCCT worker (a sibling bundle in dist/node) starts on the first build, is reused, and close() ends it.
-  const cadRuntime = createOcctRuntime({ workerScript: new URL('../node/occtWorker.js', import.meta.url) });
+  const workerScript = new URL('../node/occtWorker.js', import.meta.url);
+  const cadRuntime = createOcctRuntime({ workerScript });
+  // Generation runs share the kernel; models come from the roles in Settings (or a "provider/model" override).
+  const generation = createGenerationHandlers({
+    db: platform.db, tasksRoot: tasksRootOf(platform.layout.root), events, runtime: cadRuntime, workerScript, log,
+    resolveModel: (role, override) => resolveRoleModel(platform.settings, options.env, role, override),
+  });
   const review = createReviewWorkspace(platform, { events, version: options.version });
   const handlers = {
     // The app's system check reuses its warm kernel and reads providers from Settings (which
@@ -54,6 +63,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
       runDoctor(systemChecks({ platform, env: options.env, liveModels, envProviders: false, kernel: { get: () => cadRuntime, owned: false } })),
     ),
     ...createCadgenHandlers(platform, { events, runtime: cadRuntime, examplesDir: findBundledExamples(import.meta.url), clock: () => new Date() }),
+    ...generation.handlers,
     ...createReviewHandlers(review),
     ...createVisionHandlers(platform, { events }),
   };

@@ -1,0 +1,168 @@
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ipcChannels, ipcEvents, type IpcEvents } from '../../../shared/ipc/channels';
+import type { GenTaskDetail, GenTaskSummary } from '../../../shared/ipc/contracts/generation';
+import { createOcctRuntime, type CadRuntime } from '../../features/cadgen/index';
+import { openDatabase } from '../../platform/db/openDatabase';
+import { createEventBus } from '../../platform/events/eventBus';
+import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
+import type { LlmProviderConfig } from '../../platform/llm/types';
+import type { Logger } from '../../platform/log/types';
+import { createFixturePlayer, type GenFixture } from '../../testSupport/cadgenPlayer/player';
+import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider/index';
+import { tasksRootOf } from './cadgenGeneration';
+import { createGenerationHandlers, type GenerationHandlers } from './generationHandlers';
+import { allMigrations } from './migrations';
+
+const repoRoot = path.resolve(__dirname, '../../..');
+const workerScript = pathToFileURL(path.join(repoRoot, 'dist/node/occtWorker.js'));
+const fixture = JSON.parse(readFileSync(path.join(repoRoot, 'resources/evals/cadgen/v1/flange.json'), 'utf8')) as GenFixture;
+const silentLog: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silentLog };
+
+type TaskEvent = { seq: number; taskId: string; type: string; state: string; payload: Record<string, unknown> };
+
+let kernel: CadRuntime;
+let provider: ScriptedProvider;
+let dir: string;
+let closeDb: () => void;
+let router: IpcRouter;
+let generation: GenerationHandlers;
+const received: TaskEvent[] = [];
+const waiters: (() => void)[] = [];
+
+beforeAll(async () => {
+  kernel = createOcctRuntime({ workerScript });
+  await kernel.warmUp();
+  provider = await startScriptedProvider({ script: createFixturePlayer(fixture, {}) });
+  dir = mkdtempSync(path.join(tmpdir(), 'gen-ipc-'));
+  const { db } = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: allMigrations });
+  closeDb = () => db.close();
+  const config: LlmProviderConfig = { id: 'chat', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => undefined };
+  const events = createEventBus<IpcEvents>(ipcEvents, (error) => {
+    throw error;
+  });
+  events.subscribe((event, payload) => {
+    if (event !== 'genTaskEvent') return;
+    received.push(payload as TaskEvent);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  generation = createGenerationHandlers({ db, tasksRoot: tasksRootOf(dir), events, runtime: kernel, workerScript, log: silentLog, resolveModel: () => config });
+  // Only this slice's channels are served here; the cast keeps the router's full-table type.
+  router = createIpcRouter(ipcChannels, generation.handlers as never, (channel, error) => {
+    throw new Error(`internal error in ${channel}: ${String(error)}`);
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await generation?.idle();
+  await provider?.close();
+  closeDb?.();
+  await kernel?.dispose();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function call<T>(channel: string, input: unknown): Promise<T> {
+  const result = await router.dispatch(channel, input, { transport: 'test' });
+  if (!result.ok) throw new Error(`${channel} failed: ${result.error.code} ${result.error.message}`);
+  return ipcChannels[channel as keyof typeof ipcChannels].output.parse(result.value) as T;
+}
+
+async function refusal(channel: string, input: unknown): Promise<string> {
+  const result = await router.dispatch(channel, input, { transport: 'test' });
+  if (result.ok) throw new Error(`${channel} unexpectedly succeeded`);
+  return result.error.code;
+}
+
+/** Resolves once an event of `taskId` satisfies `done` (events arrive from the outbox dispatcher). */
+async function eventually(taskId: string, done: (e: TaskEvent) => boolean): Promise<TaskEvent> {
+  for (;;) {
+    const hit = received.find((e) => e.taskId === taskId && done(e));
+    if (hit) return hit;
+    await new Promise<void>((resolve) => waiters.push(resolve));
+  }
+}
+
+describe('generation IPC handlers over the scripted provider and the real kernel', () => {
+  let taskId = '';
+
+  it('starts a flange task in the background and follows it through outbox events to COMPLETED', async () => {
+    const started = await call<GenTaskSummary>('genStart', { request: fixture.request, budgets: fixture.budget });
+    taskId = started.taskId;
+    expect(['DRAFTING_REQUIREMENTS', 'REVIEWING_REQUIREMENTS']).toContain(started.state);
+    const end = await eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
+    await generation.idle();
+    expect(end).toMatchObject({ type: 'completed', state: 'COMPLETED' });
+    const types = received.filter((e) => e.taskId === taskId).map((e) => e.type);
+    expect(types[0]).toBe('task_created');
+    for (const t of ['contract_frozen', 'action_proposed', 'revision_accepted', 'final_validation']) expect(types).toContain(t);
+    const seqs = received.filter((e) => e.taskId === taskId).map((e) => e.seq);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+  }, 180_000);
+
+  it('shows the frozen contract with every claim passing on the head revision, the revisions and usage per role', async () => {
+    const shown = await call<GenTaskDetail>('genShow', { taskId });
+    expect(shown.task.state).toBe('COMPLETED');
+    expect(shown.revisions.map((r) => r.revisionId)).toEqual(['rev_001', 'rev_002', 'rev_003']);
+    expect(shown.shownRevision).toBe('rev_003');
+    const claims = shown.contract?.requirements.flatMap((r) => r.claims) ?? [];
+    expect(claims.length).toBeGreaterThan(0);
+    expect(claims.filter((c) => c.deterministic).every((c) => c.status === 'pass')).toBe(true);
+    expect(shown.pending).toBeNull();
+    expect(shown.usageByRole.author.calls).toBeGreaterThan(0);
+    expect(shown.usageByRole.reviewer.calls).toBeGreaterThan(0);
+    expect(shown.revisions[2]?.files).toContain('model.step');
+    // An earlier revision shows its own claim statuses: the bolt holes are not there yet.
+    const first = await call<GenTaskDetail>('genShow', { taskId, revision: 'rev_001' });
+    expect(first.contract?.requirements.flatMap((r) => r.claims).some((c) => c.status !== 'pass')).toBe(true);
+    expect((await call<GenTaskSummary[]>('genList', { state: 'COMPLETED' })).map((t) => t.taskId)).toEqual([taskId]);
+    expect(await call<GenTaskSummary[]>('genList', { state: 'FAILED' })).toEqual([]);
+  });
+
+  it('returns the ledger in sequence with three accepted actions', async () => {
+    const ledger = await call<{ sequence: number; event: string }[]>('genLedger', { taskId });
+    ledger.forEach((e, i) => expect(e.sequence).toBe(i + 1));
+    expect(ledger.filter((e) => e.event === 'accepted')).toHaveLength(3);
+  });
+
+  it('serves task-folder files by name: the head STEP starts with ISO-10303-21 and requirements.md is text', async () => {
+    const step = await call<{ mediaType: string; size: number; base64: string }>('genGetArtifact', { taskId, name: 'revisions/rev_003/model.step' });
+    expect(step.mediaType).toBe('model/step');
+    const text = Buffer.from(step.base64, 'base64').toString('utf8');
+    expect(text.startsWith('ISO-10303-21')).toBe(true);
+    expect(step.size).toBe(Buffer.byteLength(text));
+    const requirements = await call<{ mediaType: string; base64: string }>('genGetArtifact', { taskId, name: 'requirements.md' });
+    expect(requirements.mediaType).toBe('text/markdown');
+  });
+
+  it('refuses names that leave the task folder with a typed error, including through a symbolic link', async () => {
+    for (const name of ['../../cadsight.db', '/etc/hostname', 'revisions/../../x', 'revisions\\rev_003\\model.step', './requirements.md']) {
+      expect(await refusal('genGetArtifact', { taskId, name }), name).toBe('CDSL_ARTIFACT_PATH_INVALID');
+    }
+    symlinkSync(path.join(dir, 'cadsight.db'), path.join(tasksRootOf(dir), taskId, 'escape.db'));
+    expect(await refusal('genGetArtifact', { taskId, name: 'escape.db' })).toBe('CDSL_ARTIFACT_PATH_INVALID');
+    expect(await refusal('genGetArtifact', { taskId, name: 'revisions/rev_003/missing.step' })).toBe('STORE_ARTIFACT_NOT_FOUND');
+  });
+
+  it('answers an unknown task id with CDSL_TASK_NOT_FOUND on every task channel and a malformed one with IPC_INVALID_INPUT', async () => {
+    for (const [channel, input] of [
+      ['genShow', { taskId: 'task_unknown0001' }],
+      ['genLedger', { taskId: 'task_unknown0001' }],
+      ['genResume', { taskId: 'task_unknown0001' }],
+      ['genAnswer', { taskId: 'task_unknown0001', text: 'yes' }],
+      ['genCancel', { taskId: 'task_unknown0001' }],
+      ['genGetArtifact', { taskId: 'task_unknown0001', name: 'requirements.md' }],
+    ] as const) {
+      expect(await refusal(channel, input), channel).toBe('CDSL_TASK_NOT_FOUND');
+    }
+    expect(await refusal('genShow', { taskId: '../etc' })).toBe('IPC_INVALID_INPUT');
+  });
+
+  it('refuses to resume or answer a completed task and leaves cancel of a terminal task unchanged', async () => {
+    expect(await refusal('genResume', { taskId })).toBe('CDSL_AUTHOR_DECISION_REJECTED');
+    expect(await refusal('genAnswer', { taskId, text: 'make it 45' })).toBe('CDSL_AUTHOR_DECISION_REJECTED');
+    expect((await call<GenTaskSummary>('genCancel', { taskId })).state).toBe('COMPLETED');
+  });
+});

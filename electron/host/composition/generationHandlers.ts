@@ -1,0 +1,209 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../shared/errors';
+import type { IpcEvents } from '../../../shared/ipc/channels';
+import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
+import { requireConformantModel, type CadRuntime, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
+import type { SqliteDatabase } from '../../platform/db/types';
+import type { EventBus } from '../../platform/events/eventBus';
+import type { HandlerTable } from '../../platform/ipc/router';
+import type { LlmProviderConfig } from '../../platform/llm/types';
+import type { Logger } from '../../platform/log/types';
+import { createGenerationRuntime, type GenerationRuntime } from './cadgenGeneration';
+
+export interface GenerationHandlerOptions {
+  db: SqliteDatabase;
+  tasksRoot: string;
+  events: EventBus<IpcEvents>;
+  /** The shared OCCT runtime (owned and disposed by the caller). */
+  runtime: CadRuntime;
+  workerScript: URL;
+  log: Logger;
+  /** The author/reviewer model: `override` is "provider/model" (input or the task's stored model), else the role's model. */
+  resolveModel(role: 'author' | 'reviewer', override?: string): LlmProviderConfig;
+  /** Cap on genGetArtifact (tests lower it); default MAX_GEN_ARTIFACT_BYTES. */
+  maxTransferBytes?: number;
+}
+
+export interface GenerationHandlers {
+  handlers: HandlerTable<typeof generationChannels>;
+  /** Resolves when no background run is in progress (used at shutdown and by tests). */
+  idle(): Promise<void>;
+}
+
+const MEDIA_TYPES: [string, string][] = [['.step', 'model/step'], ['.glb', 'model/gltf-binary'], ['.png', 'image/png'], ['.svg', 'image/svg+xml'], ['.json', 'application/json'], ['.jsonl', 'application/x-ndjson'], ['.md', 'text/markdown']];
+const mediaTypeOf = (name: string): string => MEDIA_TYPES.find(([ext]) => name.endsWith(ext))?.[1] ?? 'application/octet-stream';
+
+function summary(task: TaskRecord, revisionCount: number): GenTaskSummary {
+  return {
+    taskId: task.task_id, state: task.state, request: task.request, authorModel: task.author_model, reviewerModel: task.reviewer_model,
+    headRevision: task.head_revision, revisionCount, failureReason: task.failure_reason, lastError: task.last_error,
+    question: task.question ? { reasonCode: task.question.reason_code, text: task.question.text } : null,
+    usage: { ...task.usage }, fromTask: task.from_task, fromRevision: task.from_revision, createdAt: task.created_at, updatedAt: task.updated_at,
+  };
+}
+
+function manifestFiles(manifestJson: string): string[] {
+  const manifest = JSON.parse(manifestJson) as { files?: { name: string }[] };
+  return (manifest.files ?? []).map((f) => f.name);
+}
+
+function detail(snapshot: TaskSnapshot, revision: string | undefined, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number } }[]): GenTaskDetail {
+  const { task } = snapshot;
+  const shown = revision ?? task.head_revision;
+  if (revision && !snapshot.revisions.some((r) => r.revision_id === revision)) throw new AppError('CDSL_REQUEST_INVALID', `task ${task.task_id} has no revision ${revision}`, { data: { taskId: task.task_id, revision } });
+  // Final validation results supersede the candidate's for the same revision.
+  const results = new Map<string, ClaimResult>((shown ? (snapshot.claimResults.get(`${shown}@final`) ?? snapshot.claimResults.get(shown) ?? []) : []).map((r) => [r.id, r]));
+  const claimView = (claim: NonNullable<TaskSnapshot['contract']>['contract']['claims'][number]): GenClaimView => {
+    const result = results.get(claim.claim_id);
+    return { claimId: claim.claim_id, kind: claim.claim_kind, expected: claim.expected, deterministic: claim.deterministic, status: result?.status ?? 'pending', message: result?.message ?? null, evidence: result?.evidence ?? null };
+  };
+  const contract = snapshot.contract;
+  const role = (name: 'author' | 'reviewer') => {
+    const rows = usage.filter((u) => u.role === name);
+    const sum = (pick: (u: (typeof rows)[number]['usage']) => number | undefined) => rows.reduce((n, r) => n + (pick(r.usage) ?? 0), 0);
+    return { calls: rows.length, promptTokens: sum((u) => u.promptTokens), completionTokens: sum((u) => u.completionTokens), contextBytes: sum((u) => u.contextBytes), latencyMs: Math.round(sum((u) => u.latencyMs)) };
+  };
+  return {
+    task: summary(task, snapshot.revisions.length),
+    budget: { ...task.budget },
+    sources: snapshot.sources.map((s) => ({ sourceId: s.source_id, text: s.text })),
+    drafts: snapshot.drafts.map((d) => ({ draftId: d.draft_id, item: { ...d.item } })),
+    contract: contract
+      ? {
+          hash: contract.hash,
+          requirements: contract.contract.requirements.map((r) => ({
+            requirementId: r.requirement_id, statement: r.statement, sourceIds: r.source_ids, assumptions: r.assumptions,
+            claims: contract.contract.claims.filter((c) => c.requirement_id === r.requirement_id).map(claimView),
+          })),
+        }
+      : null,
+    pending: snapshot.pending
+      ? { actionId: snapshot.pending.action_id, intent: snapshot.pending.proposal.intent, requirementIds: snapshot.pending.proposal.requirement_ids, operation: snapshot.pending.proposal.atomic_id, expectedChange: snapshot.pending.proposal.expected_change }
+      : null,
+    revisions: snapshot.revisions.map((r) => ({ revisionId: r.revision_id, parentRevision: r.parent_revision, actionId: r.action_id, dir: r.dir, files: manifestFiles(r.manifest_json) })),
+    shownRevision: shown,
+    usageByRole: { author: role('author'), reviewer: role('reviewer') },
+  };
+}
+
+/** Resolves `name` inside the task folder, refusing anything that could leave it (CDSL_ARTIFACT_PATH_INVALID). */
+async function confinedFile(taskDir: string, name: string): Promise<string> {
+  const refuse = (): never => {
+    throw new AppError('CDSL_ARTIFACT_PATH_INVALID', `"${name}" is not a file name inside the task folder`, { data: { name } });
+  };
+  if (name.includes('\0') || name.includes('\\') || path.isAbsolute(name) || name.split('/').some((part) => part === '..' || part === '.' || part === '')) refuse();
+  const root = await realpath(taskDir);
+  let real: string;
+  try {
+    real = await realpath(path.join(root, name));
+  } catch {
+    throw new AppError('STORE_ARTIFACT_NOT_FOUND', `the task folder has no ${name}`, { data: { name } });
+  }
+  // A symbolic link inside the folder must not lead out of it.
+  if (!real.startsWith(`${root}${path.sep}`)) refuse();
+  return real;
+}
+
+/**
+ * Handlers of the generation protocol. Runs go to the background (one per task at a time); the
+ * renderer follows them through `genTaskEvent`, which is emitted only by the engine's outbox
+ * dispatcher (the generation runtime's sink), never by a handler.
+ */
+export function createGenerationHandlers(options: GenerationHandlerOptions): GenerationHandlers {
+  const log = options.log.child({ slice: 'generation' });
+  const maxTransferBytes = options.maxTransferBytes ?? MAX_GEN_ARTIFACT_BYTES;
+  const running = new Map<string, Promise<void>>();
+  const sink: EventSink = (event) => {
+    const state = reader.deps.repo.load(event.task_id).task.state;
+    options.events.emit('genTaskEvent', { seq: event.seq, taskId: event.task_id, type: event.type, state, payload: event.payload });
+  };
+  const runtimeWith = (models: { author?: LlmProviderConfig; reviewer?: LlmProviderConfig }): GenerationRuntime =>
+    createGenerationRuntime({ db: options.db, tasksRoot: options.tasksRoot, workerScript: options.workerScript, runtime: options.runtime, log, sink, ...models });
+  const reader = runtimeWith({});
+  // Recovery (staging clean-up, outbox re-dispatch) runs once, before the first command.
+  let recovered: Promise<unknown> | null = null;
+  const ready = async (): Promise<void> => {
+    recovered ??= reader.recover().then((report) => {
+      if (report.interrupted.length > 0) log.info('interrupted generation tasks (resume them)', { tasks: report.interrupted });
+    });
+    await recovered;
+  };
+  const load = async (taskId: string): Promise<TaskSnapshot> => {
+    await ready();
+    return reader.service.show(taskId);
+  };
+  const modelsOf = (task: Pick<TaskRecord, 'author_model' | 'reviewer_model'> | null, input?: { author?: string | undefined; reviewer?: string | undefined }) => ({
+    author: options.resolveModel('author', input?.author ?? task?.author_model),
+    reviewer: options.resolveModel('reviewer', input?.reviewer ?? task?.reviewer_model),
+  });
+  const notBusy = (taskId: string): void => {
+    if (running.has(taskId)) throw new AppError('CDSL_TASK_BUSY', `task ${taskId} is already running`, { retryable: true, data: { taskId } });
+  };
+  /** Starts `work` in the background; its outcome reaches the renderer through the outbox events. */
+  const background = (taskId: string, gen: GenerationRuntime, work: () => Promise<unknown>): void => {
+    const done = work()
+      .catch((error: unknown) => log.error('generation run ended with an error', { taskId, error: error instanceof AppError ? `${error.code}: ${error.message}` : String(error) }))
+      .finally(() => running.delete(taskId))
+      .then(() => gen.dispose());
+    running.set(taskId, done);
+  };
+  const revisionCount = (taskId: string): number => reader.service.show(taskId).revisions.length;
+
+  const handlers: HandlerTable<typeof generationChannels> = {
+    async genStart({ request, author, reviewer, fromTask, revision, budgets }) {
+      await ready();
+      const gen = runtimeWith(modelsOf(null, { author, reviewer }));
+      await requireConformantModel(gen.deps, gen.deps.author);
+      await requireConformantModel(gen.deps, gen.deps.reviewer);
+      const created = await gen.service.create({ request, ...(budgets ? { budget: budgets } : {}), ...(fromTask && revision ? { from: { taskId: fromTask, revisionId: revision } } : {}) });
+      background(created.task_id, gen, () => gen.service.run(created.task_id));
+      return summary(created, revisionCount(created.task_id));
+    },
+    async genList({ state }) {
+      await ready();
+      return reader.service.list().filter((t) => !state || t.state === state).sort((a, b) => b.created_at.localeCompare(a.created_at)).map((t) => summary(t, revisionCount(t.task_id)));
+    },
+    async genShow({ taskId, revision }) {
+      const snapshot = await load(taskId);
+      return detail(snapshot, revision, reader.deps.repo.usage(taskId));
+    },
+    async genLedger({ taskId }) {
+      await load(taskId);
+      return reader.service.ledger(taskId);
+    },
+    async genResume({ taskId }) {
+      const { task } = await load(taskId);
+      notBusy(taskId);
+      if (task.state === 'COMPLETED' || task.state === 'FAILED' || task.state === 'WAITING_FOR_USER') {
+        throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} is ${task.state}; resume applies to WAITING_RETRY or an interrupted run`, { data: { taskId, state: task.state } });
+      }
+      const gen = runtimeWith(modelsOf(task));
+      background(taskId, gen, () => gen.service.resume(taskId));
+      return summary(task, revisionCount(taskId));
+    },
+    async genAnswer({ taskId, text }) {
+      const { task } = await load(taskId);
+      notBusy(taskId);
+      if (task.state !== 'WAITING_FOR_USER') throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} is not waiting for an answer`, { data: { taskId, state: task.state } });
+      const gen = runtimeWith(modelsOf(task));
+      background(taskId, gen, () => gen.service.answer(taskId, text));
+      return summary(task, revisionCount(taskId));
+    },
+    async genCancel({ taskId }) {
+      await load(taskId);
+      const task = reader.service.cancel(taskId);
+      return summary(task, revisionCount(taskId));
+    },
+    async genGetArtifact({ taskId, name }) {
+      await load(taskId);
+      const file = await confinedFile(reader.deps.artifacts.taskDir(taskId), name);
+      const info = await stat(file);
+      if (!info.isFile()) throw new AppError('STORE_ARTIFACT_NOT_FOUND', `${name} is not a file`, { data: { name } });
+      if (info.size > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `${name} is ${info.size} bytes; at most ${maxTransferBytes} bytes can be transferred`, { data: { size: info.size, max: maxTransferBytes } });
+      const bytes = await readFile(file);
+      return { taskId, name, mediaType: mediaTypeOf(name), size: bytes.length, base64: bytes.toString('base64') };
+    },
+  };
+  return { handlers, idle: async () => void (await Promise.all([...running.values()])) };
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { appErrorSchema } from '../../errors';
+
+/**
+ * Generation channels: the CDSL v3 protocol (an author model builds a part one verified action at
+ * a time, an independent reviewer checks it). Runs start in the background; progress arrives as
+ * `genTaskEvent` events dispatched from the engine's outbox. Common errors: CDSL_TASK_NOT_FOUND
+ * (unknown task id), CDSL_TASK_BUSY (a run of that task is already in progress in this app),
+ * LLM_NOT_CONFIGURED (no author/reviewer model), CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED (the
+ * model has not passed the conformance suite), CDSL_STORAGE_FAILURE (retryable).
+ */
+
+/** Longest request text (the engine's MAX_REQUEST_CHARS). */
+export const MAX_GEN_REQUEST_CHARS = 8000;
+/** Longest answer to a WAITING_FOR_USER question (the engine keeps 2000 characters). */
+export const MAX_GEN_ANSWER_CHARS = 2000;
+/** Largest task-folder file genGetArtifact returns (raw bytes, before base64). */
+export const MAX_GEN_ARTIFACT_BYTES = 16 * 1024 * 1024;
+
+export const genTaskStateSchema = z.enum([
+  'DRAFTING_REQUIREMENTS', 'REVIEWING_REQUIREMENTS', 'AWAITING_ACTION', 'ACTION_PENDING', 'CANDIDATE_BUILDING',
+  'CANDIDATE_REVIEW', 'FINAL_VALIDATION', 'WAITING_RETRY', 'WAITING_FOR_USER', 'COMPLETED', 'FAILED',
+]);
+
+const taskId = z.string().regex(/^task_[a-z0-9]{1,40}$/);
+const revisionId = z.string().regex(/^rev_\d{3,6}$/);
+/** "provider/model" as in Settings (e.g. "openai/gpt-4.1"); absent = the role's model from Settings. */
+const modelRef = z.string().min(1).max(200);
+const json = z.record(z.string(), z.unknown());
+const count = z.number().int().nonnegative();
+
+/** Per-task limits; any omitted one keeps the engine default. */
+export const genBudgetSchema = z
+  .object({
+    maxAuthorTurns: z.number().int().min(1).max(1000),
+    maxReviewerCalls: z.number().int().min(1).max(1000),
+    maxPromptTokens: z.number().int().min(1000).max(50_000_000),
+    maxContextBytes: z.number().int().min(1000).max(200_000_000),
+    maxWallMs: z.number().int().min(1000).max(24 * 3600_000),
+    maxFormatRetries: z.number().int().min(1).max(20),
+    maxNoProgress: z.number().int().min(1).max(50),
+    maxCandidateBuilds: z.number().int().min(1).max(500),
+    maxRequirementRevisions: z.number().int().min(1).max(20),
+  })
+  .partial()
+  .strict();
+
+/** A task as lists show it. `usage` is what the task consumed (turns, calls, tokens, bytes, builds). */
+export const genTaskSummarySchema = z
+  .object({
+    taskId: z.string(),
+    state: genTaskStateSchema,
+    request: z.string(),
+    authorModel: z.string(),
+    reviewerModel: z.string(),
+    headRevision: z.string().nullable(),
+    revisionCount: count,
+    /** Why a FAILED task failed (e.g. CANCELLED, FAILED_INTERNAL, NO_PROGRESS_LIMIT). */
+    failureReason: z.string().nullable(),
+    lastError: appErrorSchema.nullable(),
+    /** The open question of a WAITING_FOR_USER task. */
+    question: z.object({ reasonCode: z.string(), text: z.string() }).strict().nullable(),
+    usage: z.record(z.string(), z.number()),
+    fromTask: z.string().nullable(),
+    fromRevision: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .strict();
+
+export const genClaimViewSchema = z
+  .object({
+    claimId: z.string(),
+    kind: z.string(),
+    expected: json,
+    /** false = a visual claim judged by the reviewer, not measured. */
+    deterministic: z.boolean(),
+    /** Status for the shown revision (final validation results when present); pending when none yet. */
+    status: z.enum(['pass', 'pending', 'fail', 'unavailable']),
+    message: z.string().nullable(),
+    evidence: json.nullable(),
+  })
+  .strict();
+
+export const genUsageByRoleSchema = z
+  .object({ calls: count, promptTokens: count, completionTokens: count, contextBytes: count, latencyMs: count })
+  .strict();
+
+/** Everything a task view shows; claim statuses are those of `shownRevision`. */
+export const genTaskDetailSchema = z
+  .object({
+    task: genTaskSummarySchema,
+    budget: z.record(z.string(), z.number()),
+    sources: z.array(z.object({ sourceId: z.string(), text: z.string() }).strict()),
+    drafts: z.array(z.object({ draftId: z.string(), item: json }).strict()),
+    /** The frozen requirements contract (null until the reviewer accepted the drafts). */
+    contract: z
+      .object({
+        hash: z.string(),
+        requirements: z.array(
+          z.object({ requirementId: z.string(), statement: z.string(), sourceIds: z.array(z.string()), assumptions: z.array(z.string()), claims: z.array(genClaimViewSchema) }).strict(),
+        ),
+      })
+      .strict()
+      .nullable(),
+    /** The one action the author proposed and the engine is working on (null between actions). */
+    pending: z
+      .object({ actionId: z.string(), intent: z.string(), requirementIds: z.array(z.string()), operation: z.string(), expectedChange: z.string() })
+      .strict()
+      .nullable(),
+    revisions: z.array(z.object({ revisionId: z.string(), parentRevision: z.string().nullable(), actionId: z.string(), dir: z.string(), files: z.array(z.string()) }).strict()),
+    shownRevision: z.string().nullable(),
+    usageByRole: z.object({ author: genUsageByRoleSchema, reviewer: genUsageByRoleSchema }).strict(),
+  })
+  .strict();
+
+const byTask = z.object({ taskId }).strict();
+
+export const generationChannels = {
+  /**
+   * Creates a task and starts its run in the background; returns at once with the new task.
+   * `fromTask` + `revision` start from a completed task's revision ("change this part").
+   * Errors: CDSL_REQUEST_INVALID (empty/too long request, unknown base revision),
+   * LLM_NOT_CONFIGURED, CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED, CDSL_TASK_NOT_FOUND (fromTask).
+   */
+  genStart: {
+    input: z
+      .object({
+        request: z.string().min(1).max(MAX_GEN_REQUEST_CHARS),
+        author: modelRef.optional(),
+        reviewer: modelRef.optional(),
+        fromTask: taskId.optional(),
+        revision: revisionId.optional(),
+        budgets: genBudgetSchema.optional(),
+      })
+      .strict()
+      .refine((v) => (v.fromTask === undefined) === (v.revision === undefined), { message: 'fromTask and revision go together' }),
+    output: genTaskSummarySchema,
+  },
+  /** Every task, newest first, optionally only those in `state`. */
+  genList: { input: z.object({ state: genTaskStateSchema.optional() }).strict(), output: z.array(genTaskSummarySchema).max(10_000) },
+  /** One task in full; `revision` selects the revision whose claim statuses are shown (default the head). Errors: CDSL_TASK_NOT_FOUND, CDSL_REQUEST_INVALID (unknown revision). */
+  genShow: { input: z.object({ taskId, revision: revisionId.optional() }).strict(), output: genTaskDetailSchema },
+  /** The action ledger (cad.action-ledger.v1 events, sequence order): history, never a plan. Errors: CDSL_TASK_NOT_FOUND. */
+  genLedger: { input: byTask, output: z.array(json).max(100_000) },
+  /** Resumes a WAITING_RETRY task (or an interrupted run) in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_AUTHOR_DECISION_REJECTED (not resumable). */
+  genResume: { input: byTask, output: genTaskSummarySchema },
+  /** Answers a WAITING_FOR_USER question and continues in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_AUTHOR_DECISION_REJECTED (not waiting), CDSL_REQUEST_INVALID. */
+  genAnswer: { input: z.object({ taskId, text: z.string().min(1).max(MAX_GEN_ANSWER_CHARS) }).strict(), output: genTaskSummarySchema },
+  /** Cancels a task (FAILED, reason CANCELLED); a terminal task is returned unchanged. Errors: CDSL_TASK_NOT_FOUND, CDSL_STALE_WORKING_HEAD (a running step committed first: retry). */
+  genCancel: { input: byTask, output: genTaskSummarySchema },
+  /**
+   * Bytes of one file of the task folder, `name` relative to it (e.g. "requirements.md",
+   * "actions/action-ledger.jsonl", "revisions/rev_003/model.step"). Errors: CDSL_TASK_NOT_FOUND,
+   * CDSL_ARTIFACT_PATH_INVALID (absolute, `..`, or leaves the task folder through a link),
+   * STORE_ARTIFACT_NOT_FOUND, CDSL_ARTIFACT_TOO_LARGE (over MAX_GEN_ARTIFACT_BYTES).
+   */
+  genGetArtifact: {
+    input: z.object({ taskId, name: z.string().min(1).max(300) }).strict(),
+    output: z.object({ taskId: z.string(), name: z.string(), mediaType: z.string(), size: count, base64: z.string() }).strict(),
+  },
+} as const;
+
+export const generationEvents = {
+  /**
+   * A committed engine event of a task (outbox order; at least once: dedupe by `seq`): task_created,
+   * contract_frozen, action_proposed, candidate_building, candidate_built, candidate_rejected,
+   * revision_accepted, final_validation, completed, failed, question, waiting_retry, resumed, ...
+   * `state` is the task's state when the event was dispatched.
+   */
+  genTaskEvent: z.object({ seq: count, taskId: z.string(), type: z.string(), state: genTaskStateSchema, payload: json }).strict(),
+} as const;
+
+export type GenTaskSummary = z.output<typeof genTaskSummarySchema>;
+export type GenTaskDetail = z.output<typeof genTaskDetailSchema>;
+export type GenClaimView = z.output<typeof genClaimViewSchema>;
