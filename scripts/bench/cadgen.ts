@@ -260,6 +260,7 @@ const result = {
 };
 
 const pct = (x: number, d = 1) => `${round(x * 100, d)} %`;
+const met = (ok: boolean) => (ok ? 'met' : '**not met**');
 const curveTable = curves.map((c) => [`### ${c.fixture} (${c.features} checkpoints)`, '', '| checkpoint | author turns | mean request bytes | max request bytes | mean prompt tokens | mean facts bytes | fragment calls | candidate reviews |', '|---|---|---|---|---|---|---|---|', ...c.rows.map((r) => `| ${r.checkpoint} | ${r.authorTurns} | ${r.meanBytes} | ${r.maxBytes} | ${r.meanPromptTokens} | ${r.meanFactsBytes} | ${r.fragmentCalls} | ${r.candidateReviews} |`), ''].join('\n')).join('\n');
 const md = `# CAD generation protocol benchmark
 
@@ -270,12 +271,12 @@ The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadg
 
 | measure | value | baseline / target |
 |---|---|---|
-| author request at checkpoint 12 vs checkpoint 1 (12-feature part), mean per turn | ${twelve[11]!.meanBytes} B vs ${twelve[0]!.meanBytes} B → **${growth.meanBytesRatio}×** | target ≤ ${growth.target}× |
+| author request at checkpoint 12 vs checkpoint 1 (12-feature part), mean per turn | ${twelve[11]!.meanBytes} B vs ${twelve[0]!.meanBytes} B → **${growth.meanBytesRatio}×** | target ≤ ${growth.target}×: ${met(growth.meanBytesRatio <= growth.target)} |
 | same, largest author request of the checkpoint | ${twelve[11]!.maxBytes} B vs ${twelve[0]!.maxBytes} B → ${growth.maxBytesRatio}× | target ≤ ${growth.target}× |
-| calls per checkpoint on the happy path | ${happy.map((h) => `${h.fixture}: ${h.exact ? 'exactly 1 + 1' : `fragments ${h.fragmentCallsPerCheckpoint.join('/')}, reviews ${h.candidateReviewsPerCheckpoint.join('/')}`}`).join('; ')} | target: 1 fragment call + 1 candidate review per checkpoint |
-| orchestration overhead, model answering in ${MODEL_DELAY_MS} ms (${overhead.fixture}, ${overhead.modelCalls} calls) | **${pct(overhead.orchestrationShare, 2)}** of ${overhead.wallMs} ms | model ${overhead.modelMs} ms, kernel ${overhead.kernelMs} ms (builds, STEP re-import) and GLB/PNG encoding ${overhead.encodingMs} ms excluded; target < 5 %; everything but the model: ${pct(overhead.nonModelShare, 2)} |
-| author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures | **${pct(medianSaving)} fewer** | target ≥ 30 % fewer |
-| same, variant B: the old modelling turns also carried requirements.md + completion.md in full | ${pct(medianSavingMarkdown)} fewer | target ≥ 30 % fewer |
+| calls per checkpoint on the happy path | ${happy.map((h) => `${h.fixture}: ${h.exact ? 'exactly 1 + 1' : `fragments ${h.fragmentCallsPerCheckpoint.join('/')}, reviews ${h.candidateReviewsPerCheckpoint.join('/')}`}`).join('; ')} | target: 1 fragment call + 1 candidate review per checkpoint: ${met(happy.every((h) => h.exact))} |
+| orchestration overhead, model answering in ${MODEL_DELAY_MS} ms (${overhead.fixture}, ${overhead.modelCalls} calls) | **${pct(overhead.orchestrationShare, 2)}** of ${overhead.wallMs} ms | model ${overhead.modelMs} ms, kernel ${overhead.kernelMs} ms (builds, STEP re-import) and GLB/PNG encoding ${overhead.encodingMs} ms excluded; target < 5 %: ${met(overhead.orchestrationShare < overhead.target)}; everything but the model: ${pct(overhead.nonModelShare, 2)} |
+| author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures | **${pct(medianSaving)} fewer** | target ≥ 30 % fewer: ${met(medianSaving >= 0.3)} |
+| same, variant B: the old modelling turns also carried requirements.md + completion.md in full | ${pct(medianSavingMarkdown)} fewer | target ≥ 30 % fewer: ${met(medianSavingMarkdown >= 0.3)} |
 | all prompt tokens incl. requirement, candidate and final reviews (reviewer requests carry the PNG renders as base64, charged at bytes / 4) | ${pct(medianSavingAll)} fewer | same baseline; no target (the seed keeps result reviews on purpose) |
 
 ## Context per author turn against checkpoint index
