@@ -47,6 +47,8 @@ async function addVisionProvider(page: Page, provider: { preset: string; id?: st
   if (provider.id) await page.getByTestId('provider-id').fill(provider.id);
   if (provider.baseUrl) await page.getByTestId('provider-base-url').fill(provider.baseUrl);
   if (provider.models) await page.getByTestId('provider-models').fill(provider.models);
+  // A Custom provider on this machine (the scripted provider) needs the user's confirmation.
+  if (provider.preset === 'custom') await page.getByTestId('provider-allow-local').check();
   await page.getByTestId('provider-save').click();
   await page.getByTestId('provider-form').waitFor({ state: 'detached' });
   await page.getByTestId('role-vision').selectOption({ label: provider.option });

@@ -196,6 +196,14 @@ describe('Review view journey (browser mode)', () => {
     try {
       const { page } = await openApp();
       await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('sample');
+      // Another computer is only reached after the user confirmed it; cancelling sends nothing.
+      await page.getByTestId('cad-host').fill('10.0.0.5');
+      await page.getByTestId('cad-connect').click();
+      await page.getByTestId('cad-remote-confirm').waitFor();
+      await page.screenshot({ path: screenshotPath('review-autocad-remote-confirm') });
+      await page.getByTestId('cad-remote-cancel').click();
+      expect(await page.getByTestId('review-source-current').getAttribute('data-kind')).toBe('sample');
+      await page.getByTestId('cad-host').fill('127.0.0.1');
       await page.getByTestId('cad-port').fill(String(server.port));
       await page.getByTestId('cad-connect').click();
       await expect.poll(() => page.getByTestId('review-source-current').getAttribute('data-kind'), POLL).toBe('cad');

@@ -50,6 +50,9 @@ describe('API keys', () => {
     await page.getByTestId('provider-label').fill('Scripted test provider');
     await page.getByTestId('provider-base-url').fill(provider.apiBaseUrl);
     await page.getByTestId('provider-models').fill('scripted-model');
+    // The scripted provider listens on 127.0.0.1: a Custom provider there needs the user's confirmation.
+    await page.getByTestId('provider-allow-local').check();
+    await page.screenshot({ path: screenshotPath('settings-provider-allow-local') });
     await page.getByTestId('provider-save').click();
     const row = page.getByTestId('provider-scripted');
     await row.waitFor();
@@ -63,6 +66,8 @@ describe('API keys', () => {
     await page.getByTestId('provider-test-error').waitFor();
     expect(await page.getByTestId('provider-test-error').textContent()).toContain('LLM_BAD_REQUEST');
     await page.screenshot({ path: screenshotPath('settings-canary') });
+    await page.getByTestId('cad-allow-remote').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('settings-cad-allow-remote') });
 
     const pageText = await page.content();
     await page.close();

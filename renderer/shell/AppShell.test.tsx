@@ -10,7 +10,7 @@ const settings = {
   locale: 'en' as const,
   providers: [],
   roles: { vision: null, author: null, reviewer: null },
-  cad: { host: '127.0.0.1', port: 8080 },
+  cad: { host: '127.0.0.1', port: 8080, allowRemote: false },
   allowedRoots: [],
   secretStorage: { available: false, backend: 'env' },
   envOverrides: [],

@@ -76,7 +76,8 @@ export interface ReviewSlice {
   initReview(): Promise<void>;
   openSample(): Promise<void>;
   openDxfFile(file: File): Promise<void>;
-  connectCad(host: string, port: number): Promise<void>;
+  /** `confirmRemote`: the user confirmed connecting to a host other than this machine. */
+  connectCad(host: string, port: number, confirmRemote?: boolean): Promise<void>;
   refreshDrawing(): Promise<void>;
   /** Thumbnails for the frame list, full size for the enlarged view (rendered on first look only). */
   loadFrameImage(frameId: string, size: FrameImageSize): Promise<void>;
@@ -222,7 +223,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
         return unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }));
       });
     },
-    connectCad: (host, port) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port }))),
+    connectCad: (host, port, confirmRemote) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port, ...(confirmRemote ? { confirmRemote } : {}) }))),
     refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({})), true),
     async loadFrameImage(frameId, size) {
       const key = frameImageKey(frameId, size);

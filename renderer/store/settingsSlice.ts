@@ -25,7 +25,8 @@ export interface SettingsSlice {
   saveProvider(input: ProviderInput): Promise<AppErrorData | null>;
   deleteProvider(id: string): Promise<void>;
   setRoleModel(role: RoleName, value: { providerId: string; model: string } | null): Promise<void>;
-  saveCad(host: string, port: number): Promise<void>;
+  /** `allowRemote`: browser mode may connect to AutoCAD on another host. */
+  saveCad(host: string, port: number, allowRemote: boolean): Promise<void>;
   testProvider(id: string): Promise<void>;
   systemCheck: SystemCheckState | null;
   /** Runs Settings → System check; failures of single checks are rows of the report. */
@@ -63,8 +64,8 @@ export function createSettingsSlice<S extends ShellSlice & SettingsSlice>({ set,
     async setRoleModel(role, value) {
       apply(get().unwrap(await bridge.setRoleModel({ role, value })));
     },
-    async saveCad(host, port) {
-      apply(get().unwrap(await bridge.setGeneral({ cad: { host, port } })));
+    async saveCad(host, port, allowRemote) {
+      apply(get().unwrap(await bridge.setGeneral({ cad: { host, port, allowRemote } })));
     },
     async testProvider(id) {
       set((s) => ({ providerTests: { ...s.providerTests, [id]: { status: 'running' } } }) as Partial<S>);

@@ -206,7 +206,7 @@ describe('cadsight review with a configured reviewer model', () => {
     });
     try {
       const runtime = createPlatformRuntime({ env: process.env, systemLocale: 'zh-CN', logName: 'test.log' });
-      runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+      runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, allowLocalNetwork: true, models: ['scripted-model'], forceStreaming: false });
       runtime.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
       runtime.close();
 
@@ -247,7 +247,7 @@ describe('cadsight review with a reviewer model that fails', () => {
         const rulesCode = await reviewCommand.run([sample, '--out', rulesOut, '--no-llm']);
         expect(rulesCode).toBe(1);
         const runtime = createPlatformRuntime({ env: process.env, systemLocale: 'zh-CN', logName: 'test.log' });
-        runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+        runtime.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, allowLocalNetwork: true, models: ['scripted-model'], forceStreaming: false });
         runtime.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
         runtime.close();
 

@@ -62,10 +62,26 @@ describe('provider connection tests as a probe of local services', () => {
     expect(evil.requests).toEqual([]);
   });
 
-  it('still tests a local gateway through the Custom preset', async () => {
-    const { evil, call } = await setup();
-    await call('saveProvider', { id: 'lan', label: 'LAN gateway', preset: 'custom', protocol: 'chat-completions', baseUrl: evil.apiBaseUrl, models: ['scripted-model'] });
+  it('tests and uses a Custom provider on a local address only after the user confirmed it', async () => {
+    const { platform, evil, call } = await setup();
+    const lan = { id: 'lan', label: 'LAN gateway', preset: 'custom', protocol: 'chat-completions', baseUrl: evil.apiBaseUrl, models: ['scripted-model'] } as const;
+    const saved = await call('saveProvider', lan);
+    expect(saved).toMatchObject({ ok: true, value: { providers: [expect.objectContaining({ id: 'lan', allowLocalNetwork: false })] } });
+    const refused = await call('testProvider', { id: 'lan' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'SETTINGS_BASE_URL_NOT_ALLOWED', data: { providerId: 'lan' } } });
+    expect(refused.ok === false && refused.error.message).toContain('Allow this local or private address');
+    // Every other gateway call resolves the provider the same way, so a review or vision call is refused too.
+    expect(() => platform.settings.resolveProvider({ providerId: 'lan' })).toThrow(expect.objectContaining({ code: 'SETTINGS_BASE_URL_NOT_ALLOWED' }));
+    expect(evil.requests).toEqual([]);
+
+    await call('saveProvider', { ...lan, allowLocalNetwork: true });
     expect(await call('testProvider', { id: 'lan' })).toMatchObject({ ok: true, value: { reply: 'OK' } });
     expect(evil.requests).toHaveLength(1);
+  });
+
+  it('needs no confirmation for Ollama, which is local by design', async () => {
+    const { evil, call } = await setup();
+    await call('saveProvider', { id: 'ollama', label: 'Ollama', preset: 'ollama', protocol: 'chat-completions', baseUrl: evil.apiBaseUrl, models: ['scripted-model'] });
+    expect(await call('testProvider', { id: 'ollama' })).toMatchObject({ ok: true, value: { reply: 'OK' } });
   });
 });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { cadConnectionViewSchema, drawingOverviewSchema, drawingSourceViewSchema } from '../../../shared/ipc/contracts/review';
 import { MAX_DXF_UPLOAD_BYTES } from '../../../shared/ipc/contracts/review';
 import { AppError } from '../../../shared/errors';
+import { isLoopbackHost } from '../../../shared/localNetwork';
 import { openDxfBackend, type CadConnectionStateEvent, type ToolProvider } from '../../features/cadlink/index';
 import type { DrawingSource, DrawingWriteTarget } from '../../features/review/index';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
@@ -40,8 +41,8 @@ export interface DrawingManagerOptions {
   drawingsDir: string;
   /** The bundled sample drawing. */
   sampleFile: string;
-  /** AutoCAD host/port from settings. */
-  cadDefaults(): { host: string; port: number };
+  /** AutoCAD host/port from settings; `allowRemote`: browser mode may reach another host. */
+  cadDefaults(): { host: string; port: number; allowRemote: boolean };
   onConnection(event: ConnectionView): void;
   log: Logger;
 }
@@ -113,11 +114,13 @@ export interface DrawingManager {
   /** Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID, CAD_DWG_UNSUPPORTED, CAD_DXF_INVALID. */
   openUpload(fileName: string, dataBase64: string): Promise<OpenDrawing>;
   /**
-   * `loopbackOnly` (browser mode: the caller may be any page holding the session) refuses hosts
-   * other than this machine, so the UI cannot be used to scan the network. Errors:
-   * CAD_HOST_NOT_ALLOWED, CAD_NOT_CONNECTED (with how to start the plugin), CAD_*.
+   * A host other than this machine is reached only when the user confirmed it (`confirmRemote`,
+   * sent by the renderer after its confirmation step) and, from browser mode (the caller may be
+   * any page holding the session), only when settings allow it (`cad.allowRemote`): the UI
+   * cannot be used to scan the network. Errors: CAD_HOST_NOT_ALLOWED (`data.reason`:
+   * 'browser-mode' or 'needs-confirmation'), CAD_NOT_CONNECTED (with how to start the plugin), CAD_*.
    */
-  connectCad(endpoint: { host?: string; port?: number }, options?: { loopbackOnly?: boolean }): Promise<OpenDrawing>;
+  connectCad(endpoint: { host?: string; port?: number; confirmRemote?: boolean }, options: { transport: 'electron' | 'browser' | 'test' }): Promise<OpenDrawing>;
   /** The current drawing when it is `descriptor`, otherwise opens it (it becomes current). */
   ensure(descriptor: DrawingDescriptor): Promise<OpenDrawing>;
   /**
@@ -184,12 +187,21 @@ export function createDrawingManager(options: DrawingManagerOptions): DrawingMan
       const file = store(fileName, bytes);
       return install(await open({ kind: 'dxf', label: path.basename(fileName), path: file }));
     },
-    async connectCad(endpoint, connectOptions = {}) {
+    async connectCad(endpoint, { transport }) {
       const defaults = options.cadDefaults();
       const host = endpoint.host ?? defaults.host;
       const port = endpoint.port ?? defaults.port;
-      if (connectOptions.loopbackOnly && !/^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/i.test(host)) {
-        throw new AppError('CAD_HOST_NOT_ALLOWED', `Browser mode connects only to AutoCAD on this machine (127.0.0.1), not ${host}; use the desktop app or \`cadsight review --cad ${host}:${port}\`.`, { data: { host, port } });
+      if (!isLoopbackHost(host)) {
+        if (transport === 'browser' && !defaults.allowRemote) {
+          throw new AppError(
+            'CAD_HOST_NOT_ALLOWED',
+            `Browser mode connects only to AutoCAD on this machine (127.0.0.1), not ${host}; allow remote AutoCAD in Settings (or set CADSIGHT_CAD_ALLOW_REMOTE=1), use the desktop app, or run \`cadsight review --cad ${host}:${port}\`.`,
+            { data: { host, port, reason: 'browser-mode' } },
+          );
+        }
+        if (endpoint.confirmRemote !== true) {
+          throw new AppError('CAD_HOST_NOT_ALLOWED', `${host} is not this machine; confirm the connection to AutoCAD on another host first.`, { data: { host, port, reason: 'needs-confirmation' } });
+        }
       }
       return install(await open({ kind: 'cad', label: `${host}:${port}`, host, port }));
     },

@@ -297,7 +297,7 @@ describe('LLM review with the reviewer model from Settings', () => {
     });
     cleanups.push(() => provider.close());
     const app = startApp(tempDir());
-    app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+    app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, allowLocalNetwork: true, models: ['scripted-model'], forceStreaming: false });
     app.platform.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
     await app.ok('reviewOpenSample');
 
@@ -316,7 +316,7 @@ describe('AI review with a model that cannot call tools', () => {
     const provider = await startScriptedProvider({ script: () => ({ text: 'I will just describe the drawing.' }) });
     cleanups.push(() => provider.close());
     const app = startApp(tempDir());
-    app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'], forceStreaming: false });
+    app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, allowLocalNetwork: true, models: ['scripted-model'], forceStreaming: false });
     app.platform.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
     await app.ok('reviewOpenSample');
     const refused = await app.call('reviewStart', { checklistPath: null, llm: true, model: null });
@@ -441,15 +441,34 @@ describe('custom checklist paths named over IPC', () => {
   });
 });
 
-describe('connecting to AutoCAD from browser mode', () => {
-  it('refuses hosts other than this machine before opening any connection, and allows them from the desktop transport', async () => {
+describe('connecting to AutoCAD on another host', () => {
+  it('refuses hosts other than this machine from browser mode before opening any connection', async () => {
     const app = startApp(tempDir());
     const handlers = createReviewHandlers(app.workspace);
     for (const host of ['10.0.0.5', '192.168.1.20', 'intranet.example', '169.254.169.254']) {
-      await expect(handlers.reviewConnectCad({ host, port: 8080 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_HOST_NOT_ALLOWED' });
+      await expect(handlers.reviewConnectCad({ host, port: 8080, confirmRemote: true }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_HOST_NOT_ALLOWED', data: { reason: 'browser-mode' } });
     }
     expect(app.events.filter((e) => e.event === 'cadConnection')).toEqual([]);
     // Loopback from the browser is the normal journey; it fails here only because nothing listens.
     await expect(handlers.reviewConnectCad({ host: '127.0.0.1', port: 9 }, { transport: 'browser' })).rejects.toMatchObject({ code: 'CAD_NOT_CONNECTED' });
+  });
+
+  it.each(['electron', 'browser'] as const)('over the %s transport reaches another host only once allowed and confirmed', async (transport) => {
+    const app = startApp(tempDir());
+    const handlers = createReviewHandlers(app.workspace);
+    if (transport === 'browser') {
+      const view = app.platform.settings.setGeneral({ cad: { host: '127.0.0.1', port: 8080, allowRemote: true } });
+      expect(view.cad.allowRemote).toBe(true);
+    }
+    // 0.0.0.0 is not a loopback name, yet connecting to it on Linux reaches this machine, where nothing listens on port 9.
+    await expect(handlers.reviewConnectCad({ host: '0.0.0.0', port: 9 }, { transport })).rejects.toMatchObject({ code: 'CAD_HOST_NOT_ALLOWED', data: { reason: 'needs-confirmation' } });
+    expect(app.events.filter((e) => e.event === 'cadConnection')).toEqual([]);
+    await expect(handlers.reviewConnectCad({ host: '0.0.0.0', port: 9, confirmRemote: true }, { transport })).rejects.toMatchObject({ code: 'CAD_NOT_CONNECTED' });
+  });
+
+  it('keeps the remote permission when only host and port are saved', () => {
+    const app = startApp(tempDir());
+    app.platform.settings.setGeneral({ cad: { host: '127.0.0.1', port: 8080, allowRemote: true } });
+    expect(app.platform.settings.setGeneral({ cad: { host: '127.0.0.1', port: 8081 } }).cad).toEqual({ host: '127.0.0.1', port: 8081, allowRemote: true });
   });
 });

@@ -98,7 +98,7 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     },
     reviewOpenSample: async () => drawings.overview(await drawings.openSample()),
     reviewOpenDxf: async (input) => drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64)),
-    reviewConnectCad: async (input, context) => drawings.overview(await drawings.connectCad(input, { loopbackOnly: context.transport === 'browser' })),
+    reviewConnectCad: async (input, context) => drawings.overview(await drawings.connectCad(input, { transport: context.transport })),
     reviewRefreshDrawing: () => drawings.overview(requireDrawing(), { refresh: true }),
     async reviewFrameImage(input) {
       const drawing = requireDrawing();

@@ -51,7 +51,7 @@ async function scripted(script: Script): Promise<ScriptedProvider> {
 }
 
 function addProvider(app: App, id: string, provider: ScriptedProvider): void {
-  app.platform.settings.saveProvider({ id, label: id, preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, models: ['scripted-model'] });
+  app.platform.settings.saveProvider({ id, label: id, preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, allowLocalNetwork: true, models: ['scripted-model'] });
 }
 
 function tempDir(): string {

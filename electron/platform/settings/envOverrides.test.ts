@@ -23,14 +23,15 @@ describe('applyEnvOverrides', () => {
       CADSIGHT_LOCALE: 'en',
       CADSIGHT_CAD_HOST: '10.0.0.5',
       CADSIGHT_CAD_PORT: '9000',
+      CADSIGHT_CAD_ALLOW_REMOTE: '1',
       CADSIGHT_ALLOWED_ROOTS: roots,
       CADSIGHT_MAX_IMAGE_EDGE: '2048',
     });
     expect(settings.locale).toBe('en');
-    expect(settings.cad).toEqual({ host: '10.0.0.5', port: 9000 });
+    expect(settings.cad).toEqual({ host: '10.0.0.5', port: 9000, allowRemote: true });
     expect(settings.allowedRoots).toEqual(['/data/a', '/data/b']);
     expect(settings.limits.maxImageEdge).toBe(2048);
-    expect(envOverrides).toEqual(['locale', 'cad.host', 'cad.port', 'allowedRoots', 'limits.maxImageEdge']);
+    expect(envOverrides).toEqual(['locale', 'cad.host', 'cad.port', 'cad.allowRemote', 'allowedRoots', 'limits.maxImageEdge']);
   });
 
   it('creates a provider from a preset for a role configured only by environment', () => {
@@ -53,6 +54,7 @@ describe('applyEnvOverrides', () => {
   it.each([
     [{ CADSIGHT_LOCALE: 'fr' }, 'CADSIGHT_LOCALE'],
     [{ CADSIGHT_CAD_PORT: '80a' }, 'CADSIGHT_CAD_PORT'],
+    [{ CADSIGHT_CAD_ALLOW_REMOTE: 'yes' }, 'CADSIGHT_CAD_ALLOW_REMOTE'],
     [{ CADSIGHT_ALLOWED_ROOTS: 'relative/dir' }, 'CADSIGHT_ALLOWED_ROOTS'],
     [{ CADSIGHT_LLM_TIMEOUT_MS: '5' }, 'CADSIGHT_LLM_TIMEOUT_MS'],
     [{ CADSIGHT_REVIEWER_PROVIDER: 'nobody' }, 'CADSIGHT_REVIEWER_PROVIDER'],

@@ -30,6 +30,7 @@ export const SETTINGS_ENV_VARIABLES: Readonly<Record<string, string>> = {
   CADSIGHT_LOCALE: 'UI language: zh-CN or en',
   CADSIGHT_CAD_HOST: 'AutoCAD plugin host',
   CADSIGHT_CAD_PORT: 'AutoCAD plugin TCP port (1-65535)',
+  CADSIGHT_CAD_ALLOW_REMOTE: 'browser mode may connect to AutoCAD on another host: 1 or 0',
   CADSIGHT_ALLOWED_ROOTS: `allowed local folders, absolute, separated by "${path.delimiter}"`,
   CADSIGHT_ROLE_PROVIDER: 'provider id for the role (a settings provider or a preset id: openai, qwen, ollama, ...)',
   CADSIGHT_ROLE_MODEL: "model for the role (default: the provider's first model / the preset's default)",
@@ -64,6 +65,12 @@ export function applyEnvOverrides(file: SettingsFile, env: Env): EffectiveSettin
   if (port !== undefined) {
     settings.cad = parseEnv('CADSIGHT_CAD_PORT', cadEndpointSchema, { ...settings.cad, port: integer(port) });
     overrides.push('cad.port');
+  }
+  const allowRemote = read('CADSIGHT_CAD_ALLOW_REMOTE');
+  if (allowRemote !== undefined) {
+    if (allowRemote !== '1' && allowRemote !== '0') throw new AppError('SETTINGS_INVALID', 'CADSIGHT_CAD_ALLOW_REMOTE must be 1 or 0.', { data: { env: 'CADSIGHT_CAD_ALLOW_REMOTE' } });
+    settings.cad = { ...settings.cad, allowRemote: allowRemote === '1' };
+    overrides.push('cad.allowRemote');
   }
   const roots = read('CADSIGHT_ALLOWED_ROOTS');
   if (roots !== undefined) {
@@ -137,6 +144,8 @@ function providerFor(settings: SettingsFile, request: RoleProviderRequest, prefi
     baseUrl: url,
     models: [firstModel],
     forceStreaming: false,
+    // The user named this base URL in their own environment: that is the confirmation.
+    allowLocalNetwork: true,
   });
   settings.providers.push(created);
   overrides.push(`providers.${id}`);

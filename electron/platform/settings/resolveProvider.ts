@@ -1,5 +1,6 @@
 import { AppError } from '../../../shared/errors';
 import type { LlmProviderConfig } from '../llm/types';
+import { assertConfirmedLocalBaseUrl } from '../llm/baseUrlPolicy';
 import { providerPresets } from '../llm/presets';
 import { keyEnvNames } from '../secrets/envKeyNames';
 import type { SecretStore } from '../secrets/types';
@@ -13,7 +14,8 @@ export type ProviderTarget = { role: RoleName } | { providerId: string; model?: 
  * read here: `getApiKey` asks the secret store at call time, so a key changed in the UI applies
  * to the next call. Errors: LLM_NOT_CONFIGURED (no model chosen for the role, its provider is
  * gone, or a provider that needs a key has none), SETTINGS_NOT_FOUND (unknown provider id or
- * a model the provider does not list).
+ * a model the provider does not list), SETTINGS_BASE_URL_NOT_ALLOWED (a Custom provider on a local
+ * or private address the user did not confirm).
  */
 export function resolveProviderConfig(settings: SettingsFile, secrets: SecretStore, target: ProviderTarget): LlmProviderConfig {
   const choice = 'role' in target ? roleChoice(settings, target.role) : { providerId: target.providerId, model: target.model };
@@ -30,6 +32,7 @@ export function resolveProviderConfig(settings: SettingsFile, secrets: SecretSto
   if (!provider.models.includes(model)) {
     throw new AppError('SETTINGS_NOT_FOUND', `Provider "${provider.id}" does not list model "${model}".`, { data: { providerId: provider.id, model } });
   }
+  assertConfirmedLocalBaseUrl(provider);
   // Presets with a conventional key variable are hosted APIs that reject anonymous calls;
   // failing here gives the user a fix instead of a 401 later. Local/custom gateways may be keyless.
   if (providerPresets[provider.preset].keyEnv !== null && secrets.source(provider.id) === 'none') {

@@ -26,7 +26,8 @@ export const limitsSchema = z
   .strict();
 export type Limits = z.output<typeof limitsSchema>;
 
-export const cadEndpointSchema = z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535) }).strict();
+/** `allowRemote` lets browser mode connect to AutoCAD on another host (off: loopback only). */
+export const cadEndpointSchema = z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535), allowRemote: z.boolean().default(false) }).strict();
 
 /** settings.json. Every field has a default so a hand-written `{"version":1}` is valid. */
 export const settingsFileSchema = z
@@ -39,7 +40,7 @@ export const settingsFileSchema = z
       .object({ vision: roleModelSchema.default(null), author: roleModelSchema.default(null), reviewer: roleModelSchema.default(null) })
       .strict()
       .default({ vision: null, author: null, reviewer: null }),
-    cad: cadEndpointSchema.default({ host: '127.0.0.1', port: 8080 }),
+    cad: cadEndpointSchema.default({ host: '127.0.0.1', port: 8080, allowRemote: false }),
     allowedRoots: z.array(z.string().min(1).max(1000)).max(50).default([]),
     limits: limitsSchema.default(() => limitsSchema.parse({})),
   })

@@ -35,7 +35,7 @@ describe('createSettingsService', () => {
       locale: 'zh-CN',
       providers: [],
       roles: { vision: null, author: null, reviewer: null },
-      cad: { host: '127.0.0.1', port: 8080 },
+      cad: { host: '127.0.0.1', port: 8080, allowRemote: false },
       allowedRoots: [],
       secretStorage: { available: true, backend: 'gnome_libsecret' },
       envOverrides: [],
@@ -50,12 +50,23 @@ describe('createSettingsService', () => {
     first.setLocale({ locale: 'en' });
     first.setGeneral({ cad: { host: 'localhost', port: 8081 }, allowedRoots: [path.join(dir, 'drawings')] });
     const view = service().getSettings();
-    expect(view.providers).toEqual([{ ...ollama, forceStreaming: false, keyConfigured: false, keySource: 'none' }]);
+    expect(view.providers).toEqual([{ ...ollama, forceStreaming: false, allowLocalNetwork: false, keyConfigured: false, keySource: 'none' }]);
     expect(view.roles.vision).toEqual({ providerId: 'local', model: 'qwen2-vl' });
     expect(view.locale).toBe('en');
-    expect(view.cad).toEqual({ host: 'localhost', port: 8081 });
+    expect(view.cad).toEqual({ host: 'localhost', port: 8081, allowRemote: false });
     expect(view.allowedRoots).toEqual([path.join(dir, 'drawings')]);
     expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
+  });
+
+  it('loads a Custom provider saved on a local address before the confirmation existed, and refuses to use it with a typed error', () => {
+    const custom = { id: 'old-lan', label: 'LAN', preset: 'custom', protocol: 'chat-completions', baseUrl: 'http://192.168.1.9:8000/v1', models: ['m'], forceStreaming: false };
+    writeFileSync(file, JSON.stringify({ version: 1, providers: [custom] }));
+    const settings = service();
+    expect(settings.notices).toEqual([]);
+    expect(settings.getSettings().providers).toEqual([{ ...custom, allowLocalNetwork: false, keyConfigured: false, keySource: 'none' }]);
+    expect(() => settings.resolveProvider({ providerId: 'old-lan' })).toThrow(expect.objectContaining({ code: 'SETTINGS_BASE_URL_NOT_ALLOWED', data: { providerId: 'old-lan', host: '192.168.1.9' } }));
+    settings.saveProvider({ ...custom, preset: 'custom', protocol: 'chat-completions', allowLocalNetwork: true });
+    expect(settings.resolveProvider({ providerId: 'old-lan' }).baseUrl).toBe('http://192.168.1.9:8000/v1');
   });
 
   it('stores a given key in the secret store only and reports it as configured', () => {

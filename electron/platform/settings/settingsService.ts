@@ -136,7 +136,8 @@ export function createSettingsService(options: CreateSettingsServiceOptions): Se
     setGeneral(input) {
       const general = parseInput(platformChannels.setGeneral.input, input);
       const allowedRoots = general.allowedRoots === undefined ? stored.allowedRoots : parseInput(absolutePathsSchema, general.allowedRoots);
-      return update('setGeneral', { ...stored, cad: general.cad ?? stored.cad, allowedRoots });
+      const cad = general.cad === undefined ? stored.cad : { ...general.cad, allowRemote: general.cad.allowRemote ?? stored.cad.allowRemote };
+      return update('setGeneral', { ...stored, cad, allowedRoots });
     },
     effective,
     resolveProvider: (target) => resolveProviderConfig(effective().settings, options.secrets, target),

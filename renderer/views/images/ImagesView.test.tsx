@@ -11,7 +11,7 @@ const baseSettings = {
   locale: 'en' as const,
   providers: [] as unknown[],
   roles: { vision: null as null | { providerId: string; model: string }, author: null, reviewer: null },
-  cad: { host: '127.0.0.1', port: 8080 },
+  cad: { host: '127.0.0.1', port: 8080, allowRemote: false },
   allowedRoots: [],
   secretStorage: { available: false, backend: 'env' },
   envOverrides: [],

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { isLoopbackHost } from '../../../shared/localNetwork';
 import { useApp, useT } from '../../store/StoreContext';
 
 /** Where the drawing comes from: the bundled sample, a DXF file, or AutoCAD (host/port, status, reconnect). */
@@ -15,6 +16,8 @@ export function SourcePanel() {
   const picker = useRef<HTMLInputElement>(null);
   const [host, setHost] = useState<string | null>(null);
   const [port, setPort] = useState<string | null>(null);
+  // Another computer's AutoCAD gets drawing data and commands: the user confirms it first.
+  const [confirming, setConfirming] = useState<{ host: string; port: number } | null>(null);
   const hostValue = host ?? cad?.host ?? '127.0.0.1';
   const portValue = port ?? String(cad?.port ?? 8080);
   const portNumber = Number(portValue);
@@ -69,10 +72,34 @@ export function SourcePanel() {
           {t('review.cad.port')}
           <input value={portValue} inputMode="numeric" data-testid="cad-port" onChange={(e) => setPort(e.target.value)} />
         </label>
-        <button type="button" className="btn-ghost" data-testid="cad-connect" disabled={busy || !portValid || hostValue.trim() === ''} onClick={() => void connectCad(hostValue.trim(), portNumber)}>
+        <button type="button" className="btn-ghost" data-testid="cad-connect" disabled={busy || !portValid || hostValue.trim() === ''} onClick={() => {
+            const target = hostValue.trim();
+            if (isLoopbackHost(target)) void connectCad(target, portNumber);
+            else setConfirming({ host: target, port: portNumber });
+          }}
+        >
           {drawing?.source.kind === 'cad' ? t('review.cad.reconnect') : t('review.cad.connect')}
         </button>
       </div>
+      {confirming && (
+        <div className="review-cad-confirm" role="alertdialog" data-testid="cad-remote-confirm">
+          <p>{t('review.cad.confirmRemote', { endpoint: `${confirming.host}:${confirming.port}` })}</p>
+          <button type="button" className="btn-ghost" data-testid="cad-remote-cancel" onClick={() => setConfirming(null)}>
+            {t('review.cad.confirmRemote.cancel')}
+          </button>
+          <button
+            type="button"
+            className="btn-primary"
+            data-testid="cad-remote-ok"
+            onClick={() => {
+              setConfirming(null);
+              void connectCad(confirming.host, confirming.port, true);
+            }}
+          >
+            {t('review.cad.confirmRemote.ok')}
+          </button>
+        </div>
+      )}
       {drawing && (
         <button type="button" className="btn-ghost review-refresh" disabled={busy} data-testid="drawing-refresh" onClick={() => void refreshDrawing()}>
           {t('review.source.refresh')}

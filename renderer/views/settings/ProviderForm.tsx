@@ -1,11 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import type { AppErrorData } from '../../../shared/errors';
 import { providerPresets, type ProviderPreset } from '../../../shared/llmPresets';
+import { isLocalNetworkHost } from '../../../shared/localNetwork';
 import { useApp, useT } from '../../store/StoreContext';
 import type { SettingsView } from '../../store/settingsSlice';
 
 type ProviderView = SettingsView['providers'][number];
 const PROTOCOLS = ['openai-responses', 'chat-completions', 'anthropic-messages'] as const;
+
+function isLocalNetworkUrl(url: string): boolean {
+  try {
+    return isLocalNetworkHost(new URL(url).hostname);
+  } catch {
+    return false; // not a URL yet while the user types; the main process validates it on save
+  }
+}
 
 /** Add/edit one provider. The key field is write-only: the stored key is never shown. */
 export function ProviderForm({ existing, onDone }: { existing: ProviderView | null; onDone: () => void }) {
@@ -19,7 +28,10 @@ export function ProviderForm({ existing, onDone }: { existing: ProviderView | nu
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? providerPresets.openai.baseUrl ?? '');
   const [models, setModels] = useState(existing?.models.join(', ') ?? providerPresets.openai.defaultModel ?? '');
   const [forceStreaming, setForceStreaming] = useState(existing?.forceStreaming ?? false);
+  const [allowLocalNetwork, setAllowLocalNetwork] = useState(existing?.allowLocalNetwork ?? false);
   const [apiKey, setApiKey] = useState('');
+  // Only a Custom provider on a local or private address needs (and may carry) the confirmation.
+  const asksLocalConfirmation = preset === 'custom' && isLocalNetworkUrl(baseUrl.trim());
   const [error, setError] = useState<AppErrorData | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -47,6 +59,7 @@ export function ProviderForm({ existing, onDone }: { existing: ProviderView | nu
       baseUrl: baseUrl.trim(),
       models: modelList,
       forceStreaming,
+      allowLocalNetwork: asksLocalConfirmation && allowLocalNetwork,
       ...(apiKey ? { apiKey } : {}),
     });
     setBusy(false);
@@ -90,6 +103,12 @@ export function ProviderForm({ existing, onDone }: { existing: ProviderView | nu
           {t('settings.provider.baseUrl')}
           <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} data-testid="provider-base-url" />
         </label>
+        {asksLocalConfirmation && (
+          <label className="checkbox span-2">
+            <input type="checkbox" checked={allowLocalNetwork} onChange={(e) => setAllowLocalNetwork(e.target.checked)} data-testid="provider-allow-local" />
+            {t('settings.provider.allowLocalNetwork')}
+          </label>
+        )}
         <label className="span-2">
           {t('settings.provider.models')}
           <input value={models} onChange={(e) => setModels(e.target.value)} data-testid="provider-models" />

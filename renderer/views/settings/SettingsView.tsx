@@ -82,9 +82,11 @@ export function SettingsView() {
 function CadSettings() {
   const t = useT();
   const cad = useApp((s) => s.settings!.cad);
+  const remoteFromEnv = useApp((s) => s.settings!.envOverrides.includes('cad.allowRemote'));
   const saveCad = useApp((s) => s.saveCad);
   const [host, setHost] = useState(cad.host);
   const [port, setPort] = useState(String(cad.port));
+  const [allowRemote, setAllowRemote] = useState(cad.allowRemote);
   return (
     <>
       <h2>{t('settings.cad')}</h2>
@@ -92,7 +94,7 @@ function CadSettings() {
         className="form-grid"
         onSubmit={(e) => {
           e.preventDefault();
-          void saveCad(host.trim(), Number(port));
+          void saveCad(host.trim(), Number(port), allowRemote);
         }}
       >
         <label>
@@ -102,6 +104,11 @@ function CadSettings() {
         <label>
           {t('settings.cad.port')}
           <input value={port} inputMode="numeric" onChange={(e) => setPort(e.target.value)} data-testid="cad-port" />
+        </label>
+        <label className="checkbox span-2">
+          <input type="checkbox" checked={remoteFromEnv ? cad.allowRemote : allowRemote} disabled={remoteFromEnv} onChange={(e) => setAllowRemote(e.target.checked)} data-testid="cad-allow-remote" />
+          {t('settings.cad.allowRemote')}
+          {remoteFromEnv && <span className="hint">{t('settings.cad.allowRemoteEnv')}</span>}
         </label>
         <div className="form-actions">
           <button type="submit" className="btn-primary" data-testid="cad-save">

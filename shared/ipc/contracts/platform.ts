@@ -20,6 +20,8 @@ export const providerViewSchema = z
     keyConfigured: z.boolean(),
     /** Where the key comes from: stored secret, environment variable, or none. */
     keySource: z.enum(['secret-store', 'env', 'none']),
+    /** The user confirmed that this Custom provider may reach a local or private address. */
+    allowLocalNetwork: z.boolean(),
   })
   .strict();
 
@@ -32,6 +34,12 @@ export const providerInputSchema = z
     baseUrl: z.string().url().max(500),
     models: z.array(z.string().min(1).max(200)).min(1).max(50),
     forceStreaming: z.boolean().default(false),
+    /**
+     * Explicit confirmation that a Custom provider may call a loopback/private base URL (a
+     * gateway on this machine or network); without it such a provider is refused with
+     * SETTINGS_BASE_URL_NOT_ALLOWED. Ollama needs none; hosted presets are never allowed there.
+     */
+    allowLocalNetwork: z.boolean().default(false),
     /** New API key; omitted = keep the stored one; empty string = remove it. */
     apiKey: z.string().max(500).optional(),
   })
@@ -44,7 +52,8 @@ export const settingsViewSchema = z
     locale: localeSchema,
     providers: z.array(providerViewSchema),
     roles: z.object({ vision: roleModelSchema, author: roleModelSchema, reviewer: roleModelSchema }).strict(),
-    cad: z.object({ host: z.string(), port: z.number().int().min(1).max(65535) }).strict(),
+    /** `allowRemote`: browser mode may connect to AutoCAD on another host (default: loopback only). */
+    cad: z.object({ host: z.string(), port: z.number().int().min(1).max(65535), allowRemote: z.boolean() }).strict(),
     allowedRoots: z.array(z.string()),
     /** Whether API keys can be stored persistently on this machine (keychain available). */
     secretStorage: z.object({ available: z.boolean(), backend: z.string() }).strict(),
@@ -102,11 +111,11 @@ export const platformChannels = {
     input: z.object({ role: z.enum(['vision', 'author', 'reviewer']), value: roleModelSchema }).strict(),
     output: settingsViewSchema,
   },
-  /** Sets CAD host/port and allowed folders. */
+  /** Sets CAD host/port (and whether browser mode may reach a remote AutoCAD) and allowed folders. */
   setGeneral: {
     input: z
       .object({
-        cad: z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535) }).strict().optional(),
+        cad: z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535), allowRemote: z.boolean().optional() }).strict().optional(),
         allowedRoots: z.array(z.string().min(1).max(1000)).max(50).optional(),
       })
       .strict(),

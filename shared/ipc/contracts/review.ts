@@ -223,10 +223,15 @@ export const reviewChannels = {
   },
   /**
    * Connects to AutoCAD (cad_mcp_frame plugin) at host:port (default: settings) and keeps the
-   * connection up. Errors: CAD_NOT_CONNECTED (nothing listens; the message says how to start it), CAD_TIMEOUT, CAD_PROTOCOL_ERROR.
+   * connection up. A host other than this machine needs `confirmRemote: true` (sent only after
+   * the user confirmed it in the UI) and, from browser mode, settings' `cad.allowRemote`.
+   * Errors: CAD_HOST_NOT_ALLOWED (`data.reason` 'browser-mode' or 'needs-confirmation'),
+   * CAD_NOT_CONNECTED (nothing listens; the message says how to start it), CAD_TIMEOUT, CAD_PROTOCOL_ERROR.
    */
   reviewConnectCad: {
-    input: z.object({ host: z.string().min(1).max(255).optional(), port: z.number().int().min(1).max(65535).optional() }).strict(),
+    input: z
+      .object({ host: z.string().min(1).max(255).optional(), port: z.number().int().min(1).max(65535).optional(), confirmRemote: z.boolean().optional() })
+      .strict(),
     output: drawingOverviewSchema,
   },
   /** Re-reads tools, info, layers and frames of the current drawing (after a reconnect). Errors: REVIEW_NO_DRAWING, CAD_*. */
