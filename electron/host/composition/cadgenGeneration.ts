@@ -41,6 +41,8 @@ export interface GenerationRuntimeOptions {
   sink?: EventSink;
   crashHook?: (point: CrashPoint) => void;
   runtime?: CadRuntime;
+  /** GLB/PNG encoders (default the real ones); the bench wraps them to time their share. */
+  encoders?: GenerationDeps['encoders'];
 }
 
 export interface GenerationRuntime {
@@ -69,7 +71,7 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     catalog: createCdslCatalog(OCCT_OPERATION_IDS),
     runtime,
     publisher: createFsPublisher(() => new Date()),
-    encoders: { glb: encodeGlb, png: renderPng },
+    encoders: options.encoders ?? { glb: encodeGlb, png: renderPng },
     author: model(options.author, 'author'),
     reviewer: model(options.reviewer, 'reviewer'),
     clock,
