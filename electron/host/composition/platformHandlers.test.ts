@@ -15,13 +15,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(options: { desktop?: boolean } = {}): Promise<{ platform: PlatformRuntime; evil: ScriptedProvider; call: (channel: string, input: unknown) => Promise<any> }> {
+async function setup(options: { desktop?: boolean; hostLookup?: (host: string) => Promise<string[]> } = {}): Promise<{ platform: PlatformRuntime; evil: ScriptedProvider; call: (channel: string, input: unknown) => Promise<any> }> {
   const evil = await startScriptedProvider({ script: () => ({ text: 'OK' }) });
   cleanups.push(() => evil.close());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'platform-handlers-'));
   const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: dataDir, OPENAI_API_KEY: ENV_KEY }, systemLocale: 'en', logName: 'test.log', ...(options.desktop ? { safeStorage: createCryptoSafeStorage() } : {}) });
   cleanups.push(() => platform.close());
-  const router = createIpcRouter(platformChannels, createPlatformHandlers(platform, { version: 'test', transport: 'browser', systemLocale: 'en' }, () => Promise.reject(new Error('the system check is not part of these tests'))), () => undefined);
+  const router = createIpcRouter(platformChannels, createPlatformHandlers(platform, { version: 'test', transport: 'browser', systemLocale: 'en' }, () => Promise.reject(new Error('the system check is not part of these tests')), options.hostLookup), () => undefined);
   return { platform, evil, call: (channel, input) => router.dispatch(channel, input, { transport: 'test' }) };
 }
 
@@ -52,6 +52,20 @@ describe('provider keys and base URLs', () => {
 });
 
 describe('provider connection tests as a probe of local services', () => {
+  it('refuses a host name that resolves to a private or loopback address (DNS rebinding) without sending anything', async () => {
+    const names: Record<string, string[]> = { 'rebind.example': ['93.184.216.34', '127.0.0.1'], 'intranet.example': ['10.20.30.40'] };
+    const { evil, call } = await setup({ desktop: true, hostLookup: async (host) => names[host] ?? [] });
+    for (const name of Object.keys(names)) {
+      await call('saveProvider', openaiAt(`http://${name}/v1`, { apiKey: 'sk-typed-for-this-test-0123456789' }));
+      const tested = await call('testProvider', { id: 'openai' });
+      expect(tested, name).toMatchObject({ ok: false, error: { code: 'SETTINGS_BASE_URL_NOT_ALLOWED', data: { host: name, address: names[name]!.find((a) => a !== '93.184.216.34') } } });
+    }
+    // A Custom gateway the user confirmed as local may resolve to a private address.
+    await call('saveProvider', { id: 'lab', label: 'Lab', preset: 'custom', protocol: 'chat-completions', baseUrl: 'http://intranet.example/v1', models: ['m'], allowLocalNetwork: true });
+    expect(await call('testProvider', { id: 'lab' })).not.toMatchObject({ error: { code: 'SETTINGS_BASE_URL_NOT_ALLOWED' } });
+    expect(evil.requests).toEqual([]);
+  });
+
   it('refuses a hosted preset pointed at this machine or a private network without sending anything', async () => {
     const { evil, call } = await setup({ desktop: true });
     for (const host of [evil.apiBaseUrl, evil.apiBaseUrl.replace('127.0.0.1', 'localhost'), evil.apiBaseUrl.replace('127.0.0.1', '127.1'), 'http://[::1]:9/v1', 'http://10.1.2.3/v1', 'http://192.168.0.1/v1', 'http://169.254.169.254/latest']) {

@@ -1,6 +1,7 @@
 import { platformChannels, type SystemCheckReport } from '../../../shared/ipc/contracts/platform';
 import type { HandlerTable } from '../../platform/ipc/router';
-import { assertTestableBaseUrl } from '../../platform/llm/baseUrlPolicy';
+import { lookup } from 'node:dns/promises';
+import { assertResolvedBaseUrl, assertTestableBaseUrl, type HostLookup } from '../../platform/llm/baseUrlPolicy';
 import { createLlmGateway } from '../../platform/llm/gateway';
 import type { PlatformRuntime } from './platformRuntime';
 
@@ -12,11 +13,15 @@ export interface AppIdentity {
 
 const CONNECTION_TEST_PROMPT = 'Connection test from CadSight. Reply with the single word OK.';
 
+/** Every address a host name resolves to (the system resolver). */
+const systemLookup: HostLookup = async (host) => (await lookup(host, { all: true })).map((entry) => entry.address);
+
 /** Handlers of the platform channels: app info, settings, providers, connection test, system check. */
 export function createPlatformHandlers(
   platform: PlatformRuntime,
   identity: AppIdentity,
   runSystemCheck: (options: { liveModels: boolean }) => Promise<SystemCheckReport>,
+  hostLookup: HostLookup = systemLookup,
 ): HandlerTable<typeof platformChannels> {
   const { settings } = platform;
   return {
@@ -37,7 +42,11 @@ export function createPlatformHandlers(
     async testProvider(input) {
       const preset = settings.presetOf(input.id);
       const provider = settings.resolveProvider({ providerId: input.id, ...(input.model ? { model: input.model } : {}) });
-      if (preset !== undefined) assertTestableBaseUrl(preset, provider.baseUrl);
+      if (preset !== undefined) {
+        assertTestableBaseUrl(preset, provider.baseUrl);
+        const allowLocalNetwork = settings.getSettings().providers.find((p) => p.id === input.id)?.allowLocalNetwork ?? false;
+        await assertResolvedBaseUrl({ id: input.id, preset, baseUrl: provider.baseUrl, allowLocalNetwork }, hostLookup);
+      }
       // One attempt, short budget: a connection test should answer quickly and honestly.
       const gateway = createLlmGateway({ provider, retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 30_000 }, log: platform.log });
       const response = await gateway.complete({

@@ -45,3 +45,34 @@ export function assertTestableBaseUrl(preset: ProviderPreset['id'], baseUrl: str
     });
   }
 }
+
+/** Resolves a host name to its addresses; injected so tests need no DNS. */
+export type HostLookup = (host: string) => Promise<string[]>;
+
+/**
+ * The same refusals for a base URL given as a host name that resolves to this machine or a
+ * private network: the literal checks above cannot see that a name (a rebinding domain, an
+ * internal DNS entry) leads there. Ollama, and a Custom provider the user confirmed, are exempt.
+ * A name that does not resolve is left to the request itself (LLM_TRANSPORT_UNAVAILABLE).
+ * Throws SETTINGS_BASE_URL_NOT_ALLOWED naming the address it resolved to.
+ */
+export async function assertResolvedBaseUrl(
+  provider: { id: string; preset: ProviderPreset['id']; baseUrl: string; allowLocalNetwork: boolean },
+  lookup: HostLookup,
+): Promise<void> {
+  if (provider.preset === 'ollama' || (provider.preset === 'custom' && provider.allowLocalNetwork)) return;
+  const host = hostOf(provider.baseUrl);
+  if (host === null || isLocalNetworkHost(host)) return; // literal addresses: judged by the checks above
+  let addresses: string[];
+  try {
+    addresses = await lookup(host);
+  } catch {
+    return;
+  }
+  const local = addresses.find((address) => isLocalNetworkHost(address));
+  if (local === undefined) return;
+  const fix = provider.preset === 'custom' ? 'edit it in Settings and tick "Allow this local or private address"' : 'use the Ollama or Custom preset for a gateway on your machine or network';
+  throw new AppError('SETTINGS_BASE_URL_NOT_ALLOWED', `Provider "${provider.id}": ${host} resolves to a local or private address (${local}); ${fix}.`, {
+    data: { providerId: provider.id, host, address: local },
+  });
+}
