@@ -40,17 +40,9 @@ export const TASK_EVENTS = [
 ] as const;
 export type TaskEvent = (typeof TASK_EVENTS)[number];
 
-/** States a task may be working in (not waiting, not terminal). */
-export const ACTIVE_STATES: readonly TaskState[] = [
-  'DRAFTING_REQUIREMENTS',
-  'REVIEWING_REQUIREMENTS',
-  'AWAITING_ACTION',
-  'ACTION_PENDING',
-  'CANDIDATE_BUILDING',
-  'CANDIDATE_REVIEW',
-  'FINAL_VALIDATION',
-];
 export const TERMINAL_STATES: readonly TaskState[] = ['COMPLETED', 'FAILED'];
+/** States a task may be working in: every state that is neither waiting nor terminal. */
+export const ACTIVE_STATES: readonly TaskState[] = TASK_STATES.filter((state) => !state.startsWith('WAITING_') && !TERMINAL_STATES.includes(state));
 
 export interface Edge {
   from: TaskState;
