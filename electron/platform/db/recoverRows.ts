@@ -13,6 +13,8 @@ export interface RecoveryReport {
 
 // Rowid jumps tried past an unreadable range: 1, 2, 4, ... up to 2^40.
 const MAX_JUMP_EXPONENT = 40;
+// Rows read plus restarts spent on one table before the salvage gives up on the rest of it.
+const MAX_SCAN_STEPS = 2_000_000;
 
 /**
  * The JS counterpart of sqlite3's `.recover` for CadSight's own schema: opens the damaged file
@@ -88,18 +90,25 @@ function copyTable(source: SqliteDatabase, into: SqliteDatabase, table: string):
   let after = Number.MIN_SAFE_INTEGER;
   let exponent = 0;
   let readAny = false;
-  while (exponent <= MAX_JUMP_EXPONENT) {
+  // A damaged b-tree can hand rows back out of order or in a cycle: the scan only moves forward,
+  // and the rows and restarts it spends on one table are bounded, so start-up always ends.
+  let steps = 0;
+  while (exponent <= MAX_JUMP_EXPONENT && steps < MAX_SCAN_STEPS) {
     try {
       for (const row of read.iterate(after) as Iterable<unknown[]>) {
-        readAny = true;
+        if (++steps > MAX_SCAN_STEPS) break;
         const [rowid, ...values] = row;
-        after = Number(rowid);
+        const id = Number(rowid);
+        if (!(id > after)) continue;
+        readAny = true;
+        after = id;
         exponent = 0;
         count += insert.run(...values).changes;
       }
       return count;
     } catch {
       // A damaged page: skip ahead from the last good rowid, further each time it fails again.
+      steps += 1;
       after = after === Number.MIN_SAFE_INTEGER ? 0 : after + 2 ** exponent;
       exponent += 1;
     }
