@@ -74,6 +74,13 @@ function findGrid(bores: Bore[], a: { step: Vec3; n: number }, b: { step: Vec3; 
   return null;
 }
 
+/** The bores of the claimed diameter (within its tolerance), their common axis and the evidence both pattern claims report. */
+function boresOfExpected(expected: Record<string, unknown>, snapshot: Parameters<typeof boresOf>[0]) {
+  const tolerance = expected.tolerance_mm as number;
+  const bores = boresOf(snapshot, expected.diameter_mm as number, tolerance);
+  return { tolerance, bores, axis: bores[0]?.axis.direction, evidence: { expected, bores_of_diameter: bores.map(brief) } };
+}
+
 export const linearHolePattern: ClaimVerifier = {
   kind: 'linear_hole_pattern',
   summary: 'A row of exactly `count` equal bores at a constant pitch along a direction.',
@@ -82,11 +89,8 @@ export const linearHolePattern: ClaimVerifier = {
   required_artifacts: ['topology'],
   evaluate(expected, context) {
     if (!context.snapshot) return noBody;
-    const tolerance = expected.tolerance_mm as number;
-    const bores = boresOf(context.snapshot, expected.diameter_mm as number, tolerance);
-    const axis = bores[0]?.axis.direction;
+    const { tolerance, bores, axis, evidence } = boresOfExpected(expected, context.snapshot);
     const u = axis ? across(expected.direction as Vec3, axis) : null;
-    const evidence = { expected, bores_of_diameter: bores.map(brief) };
     if (!u) return unmet(context, `no Ø${String(expected.diameter_mm)} bores across the given direction`, evidence);
     const row = findGrid(bores, { step: scale(u, expected.pitch_mm as number), n: expected.count as number }, { step: [0, 0, 0], n: 1 }, tolerance);
     if (row) return { status: 'pass', message: `${row.length} × Ø${String(expected.diameter_mm)} at pitch ${String(expected.pitch_mm)}`, evidence: { ...evidence, row: row.map(brief) } };
@@ -111,12 +115,9 @@ export const rectangularHoleLayout: ClaimVerifier = {
   required_artifacts: ['topology'],
   evaluate(expected, context) {
     if (!context.snapshot) return noBody;
-    const tolerance = expected.tolerance_mm as number;
-    const bores = boresOf(context.snapshot, expected.diameter_mm as number, tolerance);
-    const axis = bores[0]?.axis.direction;
+    const { tolerance, bores, axis, evidence } = boresOfExpected(expected, context.snapshot);
     const u = axis ? across(expected.x_direction as Vec3, axis) : null;
     const v = axis ? across(expected.y_direction as Vec3, axis) : null;
-    const evidence = { expected, bores_of_diameter: bores.map(brief) };
     if (!u || !v || parallel(u, v, 1e-6)) return unmet(context, 'the two directions do not span the plane across the bores', evidence);
     const grid = findGrid(bores, { step: scale(u, expected.x_pitch_mm as number), n: expected.x_count as number }, { step: scale(v, expected.y_pitch_mm as number), n: expected.y_count as number }, tolerance);
     const size = `${String(expected.x_count)} × ${String(expected.y_count)}`;
