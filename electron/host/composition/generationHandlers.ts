@@ -1,9 +1,10 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { zipSync } from 'fflate';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { IpcEvents } from '../../../shared/ipc/channels';
-import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
-import { requireConformantModel, type CadRuntime, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
+import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenModelConformance, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
+import { checkModel, requireConformantModel, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { EventBus } from '../../platform/events/eventBus';
 import type { HandlerTable } from '../../platform/ipc/router';
@@ -84,6 +85,33 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, usage: { r
     revisions: snapshot.revisions.map((r) => ({ revisionId: r.revision_id, parentRevision: r.parent_revision, actionId: r.action_id, dir: r.dir, files: manifestFiles(r.manifest_json) })),
     shownRevision: shown,
     usageByRole: { author: role('author'), reviewer: role('reviewer') },
+  };
+}
+
+/** Task-folder files that go into every export zip beside the revision folder (absent ones are left out). */
+const EXPORT_FILES = ['source-requirements.md', 'requirements-contract.json', 'requirements.md', 'completion.md', 'actions/action-ledger.jsonl'];
+
+/** Every file under `dir` as paths relative to it (the revision folders are one or two levels deep). */
+async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await filesUnder(dir, rel)));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+function conformanceView(model: string, stored: { passed: boolean; report: unknown; checked_at: string } | undefined): GenModelConformance {
+  if (!stored) return { model, status: 'unchecked', checkedAt: null, passedChecks: 0, totalChecks: 0, failures: [] };
+  const checks = (stored.report as Partial<GenerationConformance> | null)?.checks ?? [];
+  return {
+    model,
+    status: stored.passed ? 'passed' : 'failed',
+    checkedAt: stored.checked_at,
+    passedChecks: checks.filter((c) => c.passed).length,
+    totalChecks: checks.length,
+    failures: checks.filter((c) => !c.passed).slice(0, 500).map((c) => ({ name: c.name, detail: c.detail })),
   };
 }
 
@@ -203,6 +231,52 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       if (info.size > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `${name} is ${info.size} bytes; at most ${maxTransferBytes} bytes can be transferred`, { data: { size: info.size, max: maxTransferBytes } });
       const bytes = await readFile(file);
       return { taskId, name, mediaType: mediaTypeOf(name), size: bytes.length, base64: bytes.toString('base64') };
+    },
+    async genExportZip({ taskId, revision }) {
+      const snapshot = await load(taskId);
+      const wanted = revision ?? snapshot.task.head_revision;
+      const published = snapshot.revisions.find((r) => r.revision_id === wanted);
+      if (!published) throw new AppError('CDSL_REQUEST_INVALID', wanted ? `task ${taskId} has no revision ${wanted}` : `task ${taskId} has no published revision yet`, { data: { taskId, revision: wanted } });
+      const taskDir = reader.deps.artifacts.taskDir(taskId);
+      const names = [...EXPORT_FILES, ...(await filesUnder(taskDir, published.dir)).sort()];
+      const entries: Record<string, Uint8Array> = {};
+      let total = 0;
+      for (const name of names) {
+        const file = await confinedFile(taskDir, name).catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'STORE_ARTIFACT_NOT_FOUND') return null;
+          throw error;
+        });
+        if (!file) continue;
+        const bytes = await readFile(file);
+        total += bytes.length;
+        if (total > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `the export of ${taskId} exceeds ${maxTransferBytes} bytes`, { data: { max: maxTransferBytes } });
+        entries[name] = bytes;
+      }
+      const zip = zipSync(entries, { level: 6 });
+      if (zip.length > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `the export of ${taskId} is ${zip.length} bytes; at most ${maxTransferBytes} bytes can be transferred`, { data: { size: zip.length, max: maxTransferBytes } });
+      return { taskId, fileName: `${taskId}-${published.revision_id}.zip`, size: zip.length, entries: Object.keys(entries), base64: Buffer.from(zip).toString('base64') };
+    },
+    async genModelStatus({ models }) {
+      await ready();
+      const wanted = models ?? (['author', 'reviewer'] as const).flatMap((role) => {
+        try {
+          const config = options.resolveModel(role);
+          return [`${config.id}/${config.model}`];
+        } catch {
+          return [];
+        }
+      });
+      return [...new Set(wanted)].map((model) => conformanceView(model, reader.deps.repo.capabilities(model, 'generation-v1')));
+    },
+    async genCheckModel({ model }) {
+      await ready();
+      const gen = runtimeWith({ author: options.resolveModel('author', model) });
+      try {
+        const report = await checkModel(gen.deps, gen.deps.author);
+        return conformanceView(report.model, reader.deps.repo.capabilities(report.model, 'generation-v1'));
+      } finally {
+        await gen.dispose();
+      }
     },
   };
   return { handlers, idle: async () => void (await Promise.all([...running.values()])) };

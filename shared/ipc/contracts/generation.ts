@@ -114,6 +114,20 @@ export const genTaskDetailSchema = z
   })
   .strict();
 
+/** A model's protocol-conformance result as stored by `cadsight gen check` / genCheckModel. */
+export const genModelConformanceSchema = z
+  .object({
+    /** "provider/model". */
+    model: z.string(),
+    status: z.enum(['passed', 'failed', 'unchecked']),
+    checkedAt: z.string().nullable(),
+    passedChecks: count,
+    totalChecks: count,
+    /** Names and details of the failed checks (empty when passed or unchecked). */
+    failures: z.array(z.object({ name: z.string(), detail: z.string() }).strict()).max(500),
+  })
+  .strict();
+
 const byTask = z.object({ taskId }).strict();
 
 export const generationChannels = {
@@ -159,6 +173,32 @@ export const generationChannels = {
     input: z.object({ taskId, name: z.string().min(1).max(300) }).strict(),
     output: z.object({ taskId: z.string(), name: z.string(), mediaType: z.string(), size: count, base64: z.string() }).strict(),
   },
+  /**
+   * One zip of the task folder for download: `requirements.md`, `requirements-contract.json`,
+   * `source-requirements.md`, `completion.md` (when present), `actions/action-ledger.jsonl` and the
+   * published revision's folder (`revision`, default the head; a FAILED task's last good checkpoint).
+   * Errors: CDSL_TASK_NOT_FOUND, CDSL_REQUEST_INVALID (no such revision / nothing published yet),
+   * CDSL_ARTIFACT_TOO_LARGE (zip over MAX_GEN_ARTIFACT_BYTES).
+   */
+  genExportZip: {
+    input: z.object({ taskId, revision: revisionId.optional() }).strict(),
+    output: z.object({ taskId: z.string(), fileName: z.string(), size: count, entries: z.array(z.string()).max(10_000), base64: z.string() }).strict(),
+  },
+  /**
+   * The stored protocol-conformance result (`cadsight gen check`) of each configured model, or of
+   * the given `models` ("provider/model"). `status` unchecked = never run; failed lists the checks
+   * that failed. No model calls. Errors: none beyond validation.
+   */
+  genModelStatus: {
+    input: z.object({ models: z.array(modelRef).max(50).optional() }).strict(),
+    output: z.array(genModelConformanceSchema).max(200),
+  },
+  /**
+   * Runs the conformance suite (every fixed tool schema and every operation's fragment schema) against
+   * one model now and stores the result as its capabilities. Sends a few dozen short requests.
+   * Errors: LLM_NOT_CONFIGURED (unknown provider/model), LLM_* transport errors (retryable).
+   */
+  genCheckModel: { input: z.object({ model: modelRef }).strict(), output: genModelConformanceSchema },
 } as const;
 
 export const generationEvents = {
@@ -174,3 +214,4 @@ export const generationEvents = {
 export type GenTaskSummary = z.output<typeof genTaskSummarySchema>;
 export type GenTaskDetail = z.output<typeof genTaskDetailSchema>;
 export type GenClaimView = z.output<typeof genClaimViewSchema>;
+export type GenModelConformance = z.output<typeof genModelConformanceSchema>;
