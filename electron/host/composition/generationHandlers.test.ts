@@ -8,18 +8,25 @@ import { openGenerationHarness, readFixture, scriptedConfig, type GenerationHarn
 
 const fixture = readFixture('flange');
 
+/** What the reviewer asks in the question scenario (the request below leaves the thickness out). */
+const QUESTION = 'The request gives no thickness: is the flange 12 mm thick?';
+
 let provider: ScriptedProvider;
+let asking: ScriptedProvider;
 let h: GenerationHarness;
 
 beforeAll(async () => {
   provider = await startScriptedProvider({ script: createFixturePlayer(fixture, {}) });
+  asking = await startScriptedProvider({ script: createFixturePlayer(fixture, { askUserOnce: { reason_code: 'missing_dimension', text: QUESTION, draftIndex: 0 } }) });
   const config = scriptedConfig(provider);
-  h = await openGenerationHarness({ resolveModel: () => config });
+  const askingConfig = scriptedConfig(asking, 'asking');
+  h = await openGenerationHarness({ resolveModel: (_role, override) => (override?.startsWith('asking/') ? askingConfig : config) });
 }, 60_000);
 
 afterAll(async () => {
   await h?.close();
   await provider?.close();
+  await asking?.close();
 });
 
 const call = <T>(channel: string, input: unknown): Promise<T> => h.call<T>(channel, input);
@@ -105,4 +112,30 @@ describe('generation IPC handlers over the scripted provider and the real kernel
     expect(await refusal('genAnswer', { taskId, text: 'make it 45' })).toBe('CDSL_AUTHOR_DECISION_REJECTED');
     expect((await call<GenTaskSummary>('genCancel', { taskId })).state).toBe('COMPLETED');
   });
+});
+
+describe('a reviewer question answered through genAnswer', () => {
+  it('waits for the user with the question, takes the answer as a new source and continues to COMPLETED', async () => {
+    const models = { author: 'asking/scripted-model', reviewer: 'asking/scripted-model' };
+    const { taskId } = await call<GenTaskSummary>('genStart', { request: 'flange OD 120 mm, Ø40 centre bore, 4×Ø10 through holes on PCD 90', budgets: fixture.budget, ...models });
+    const asked = await h.eventually(taskId, (e) => e.type === 'question');
+    expect(asked).toMatchObject({ state: 'WAITING_FOR_USER', payload: { reason_code: 'missing_dimension', text: QUESTION } });
+    await h.generation.idle();
+    const waiting = await call<GenTaskDetail>('genShow', { taskId });
+    expect(waiting.task).toMatchObject({ state: 'WAITING_FOR_USER', question: { reasonCode: 'missing_dimension', text: QUESTION }, authorModel: models.author });
+    expect(waiting.contract).toBeNull();
+
+    expect((await call<GenTaskSummary>('genAnswer', { taskId, text: 'Yes, 12 mm thick.' })).taskId).toBe(taskId);
+    const end = await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
+    await h.generation.idle();
+    expect(end.type).toBe('completed');
+    const done = await call<GenTaskDetail>('genShow', { taskId });
+    expect(done.task.question).toBeNull();
+    expect(done.sources).toEqual([expect.objectContaining({ sourceId: 'src_001' }), { sourceId: 'src_002', text: 'Yes, 12 mm thick.' }]);
+    // The answered requirement cites the answer; every deterministic claim passes on the head.
+    expect(done.contract?.requirements[0]?.sourceIds).toEqual(['src_001', 'src_002']);
+    expect(done.contract?.requirements.flatMap((r) => r.claims).filter((c) => c.deterministic).every((c) => c.status === 'pass')).toBe(true);
+    const ledger = await call<{ event: string; reason?: string }[]>('genLedger', { taskId });
+    expect(ledger.find((e) => e.event === 'waiting')?.reason).toBe('missing_dimension');
+  }, 180_000);
 });
