@@ -26,14 +26,14 @@ export function ChangePart({ detail }: { detail: GenTaskDetail }) {
     }
   };
   return (
-    <section className="card gen-change">
+    <div className="gen-change">
       {!open ? (
         <button type="button" className="btn-primary" onClick={() => setOpen(true)} data-testid="gen-change-part">
           {t('gen.change.open')}
         </button>
       ) : (
         <>
-          <h2>{t('gen.change.title', { revision })}</h2>
+          <h3>{t('gen.change.title', { revision })}</h3>
           <textarea rows={3} value={text} maxLength={MAX_GEN_REQUEST_CHARS} placeholder={t('gen.change.placeholder')} onChange={(e) => setText(e.target.value)} data-testid="gen-change-request" />
           <div className="cdsl-actions">
             <button type="button" className="btn-primary" disabled={starting || text.trim() === ''} onClick={() => void submit()} data-testid="gen-change-start">
@@ -46,6 +46,6 @@ export function ChangePart({ detail }: { detail: GenTaskDetail }) {
           {error && <ErrorLine error={error} testId="gen-change-error" />}
         </>
       )}
-    </section>
+    </div>
   );
 }

@@ -64,6 +64,8 @@ export function NewPartForm() {
       else setRequest('');
     } finally {
       setStarting(false);
+      // Start runs the conformance check of an unchecked model: show its stored result.
+      void loadStatus([...new Set([author, reviewer])]);
     }
   };
 

@@ -1,9 +1,16 @@
 import type { GenClaimView, GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
 import type { DraftReview } from '../../../store/generationFacts';
+import { en, type MessageKey } from '../../../i18n/messages';
 import { useT } from '../../../store/StoreContext';
 import { faceTokensOf, measuredVsExpected } from './taskFacts';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A reviewer verdict in the user's language; one this catalog does not know is shown as sent. */
+function verdictLabel(t: ReturnType<typeof useT>, verdict: string): string {
+  const key = `gen.verdict.${verdict}`;
+  return key in en ? t(key as MessageKey) : verdict;
+}
 
 /** The user's request as the engine stored it (its source requirements). */
 export function SourceRequest({ detail }: { detail: GenTaskDetail }) {
@@ -32,14 +39,14 @@ export function Drafts({ detail, review }: { detail: GenTaskDetail; review: Draf
     <section className="card" data-testid="gen-drafts">
       <div className="cdsl-card-head">
         <h2>{t('gen.drafts.title')}</h2>
-        <span className="muted">{review ? t('gen.drafts.reviewed', { verdict: review.verdict }) : t('gen.drafts.notReviewed')}</span>
+        <span className="muted">{review ? t('gen.drafts.reviewed', { verdict: verdictLabel(t, review.verdict) }) : t('gen.drafts.notReviewed')}</span>
       </div>
       <ul className="gen-drafts">
         {detail.drafts.map((d) => {
           const verdict = review?.items[d.draftId];
           return (
             <li key={d.draftId} data-testid={`gen-draft-${d.draftId}`} data-verdict={verdict?.verdict ?? 'pending'}>
-              <span className={`cdsl-badge cdsl-badge-${verdict ? (verdict.verdict === 'pass' ? 'pass' : 'fail') : 'pending'}`}>{verdict ? verdict.verdict : t('gen.drafts.pending')}</span>{' '}
+              <span className={`cdsl-badge cdsl-badge-${verdict ? (verdict.verdict === 'pass' ? 'pass' : 'fail') : 'pending'}`}>{verdict ? verdictLabel(t, verdict.verdict) : t('gen.drafts.pending')}</span>{' '}
               <span className="mono muted">{d.draftId}</span> {text(d.item.statement)}
               {verdict?.note && <div className="muted">{verdict.note}</div>}
             </li>

@@ -36,23 +36,25 @@ export function TaskView() {
       <div className="card gen-task-head">
         <div className="cdsl-card-head">
           <h2 className="gen-task-title">{excerpt(task.request, 120)}</h2>
-          <StateBadge state={task.state} />
+          <span className="gen-task-head-actions">
+            {cancellable && (
+              <button type="button" className="btn-ghost btn-small" onClick={() => void cancel(task.taskId)} data-testid="gen-cancel">
+                {t('gen.action.cancel')}
+              </button>
+            )}
+            <StateBadge state={task.state} />
+          </span>
         </div>
         <p className="muted">
           {t('gen.task.meta', { id: task.taskId, author: task.authorModel, reviewer: task.reviewerModel })}
           {task.fromTask && ` · ${t('gen.task.from', { task: task.fromTask, revision: task.fromRevision ?? '' })}`}
         </p>
-        {cancellable && (
-          <button type="button" className="btn-ghost btn-small" onClick={() => void cancel(task.taskId)} data-testid="gen-cancel">
-            {t('gen.action.cancel')}
-          </button>
-        )}
+        <ChangePart detail={detail} />
         {open.error && <ErrorLine error={open.error} testId="gen-task-error" />}
       </div>
       <QuestionCard detail={detail} />
       <StateNotices detail={detail} />
       <ActivityCard detail={detail} lastEvent={open.lastEvent} />
-      <ChangePart detail={detail} />
       <div className="gen-task-grid">
         <div className="gen-task-col">
           <SourceRequest detail={detail} />
