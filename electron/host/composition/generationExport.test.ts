@@ -3,9 +3,9 @@ import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenTaskDetail, GenTaskSummary } from '../../../shared/ipc/contracts/generation';
-import { createFixturePlayer } from '../../testSupport/cadgenPlayer/player';
+import { createFixturePlayer, requestFacts } from '../../testSupport/cadgenPlayer/player';
 import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider/index';
-import { openGenerationHarness, readFixture, requestFacts, scriptedConfig, type GenerationHarness } from './generationHandlers.testSupport';
+import { openGenerationHarness, readFixture, scriptedConfig, type GenerationHarness } from './generationHandlers.testSupport';
 
 const fixture = readFixture('flange');
 type Zip = { taskId: string; fileName: string; size: number; entries: string[]; base64: string };

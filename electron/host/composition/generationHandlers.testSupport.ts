@@ -11,7 +11,7 @@ import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { Logger } from '../../platform/log/types';
 import type { GenFixture } from '../../testSupport/cadgenPlayer/player';
-import type { CapturedRequest, ScriptedProvider } from '../../testSupport/scriptedProvider/index';
+import type { ScriptedProvider } from '../../testSupport/scriptedProvider/index';
 import { tasksRootOf } from './cadgenGeneration';
 import { createGenerationHandlers, type GenerationHandlerOptions, type GenerationHandlers } from './generationHandlers';
 import { allMigrations } from './migrations';
@@ -26,18 +26,6 @@ export const silentLog: Logger = { debug() {}, info() {}, warn() {}, error() {},
 
 /** A provider config that talks to a scripted provider over HTTP (Chat Completions, no key). */
 export const scriptedConfig = (provider: ScriptedProvider, id = 'chat', model = 'scripted-model'): LlmProviderConfig => ({ id, protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model, getApiKey: () => undefined });
-
-/** The facts JSON the engine sent in a chat request (the last user message), or null for other bodies. */
-export function requestFacts(request: CapturedRequest): Record<string, unknown> | null {
-  const messages = (request.body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
-  const user = messages.filter((m) => m.role === 'user').pop()?.content;
-  const text = Array.isArray(user) ? (user as { type: string; text?: string }[]).find((p) => p.type === 'text')?.text : user;
-  try {
-    return typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 export type TaskEvent = { seq: number; taskId: string; type: string; state: string; payload: Record<string, unknown> };
 

@@ -39,12 +39,25 @@ type DraftFacts = { draft_id: string; source_ids: string[]; statement: string; a
 
 type Facts = Record<string, unknown> & { state: string; working_head: string };
 
+function userText(request: CapturedRequest): string {
+  const body = request.body as { messages: { role: string; content: unknown }[] };
+  const user = body.messages.filter((m) => m.role === 'user').pop()?.content;
+  return Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
+}
+
 function factsOf(request: CapturedRequest): { facts: Facts; tools: string[]; system: string } {
   const body = request.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
   const system = String(body.messages.find((m) => m.role === 'system')?.content ?? '');
-  const user = body.messages.filter((m) => m.role === 'user').pop()?.content;
-  const text = Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
-  return { facts: JSON.parse(text) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system };
+  return { facts: JSON.parse(userText(request)) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system };
+}
+
+/** The facts JSON the engine sent in a Chat Completions request (state, heads, drafts...), or null for any other body. */
+export function requestFacts(request: CapturedRequest): Record<string, unknown> | null {
+  try {
+    return JSON.parse(userText(request)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ toolCall: { name, arguments: args } });
