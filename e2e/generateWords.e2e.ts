@@ -156,7 +156,20 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       await expect.poll(() => page.locator('[data-testid^="gen-ledger-event-"][data-type="accepted"]').count(), POLL).toBe(3);
       await expect.poll(() => page.getByTestId(`gen-task-row-${taskId}`).getAttribute('data-state'), POLL).toBe('COMPLETED');
       await viewerReady(page);
-      await page.screenshot({ path: screenshotPath('gen-words-completed'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('gen-words-completed') });
+      // The panels below the fold, each scrolled into view: contract with evidence, drawings, history, usage.
+      await page.getByTestId('cdsl-drawings').locator('img').first().waitFor(POLL);
+      for (const [testId, name] of [['gen-contract', 'contract-passed'], ['cdsl-drawings', 'drawings'], ['gen-ledger', 'ledger'], ['gen-usage', 'usage']] as const) {
+        await page.getByTestId(testId).screenshot({ path: screenshotPath(`gen-words-${name}`) });
+      }
+      // A claim's faces light up in the viewer; hovering the part names the face under the pointer.
+      const boreClaim = page.locator('[data-testid^="gen-claim-faces-"]').first();
+      await boreClaim.click();
+      expect(await boreClaim.getAttribute('aria-pressed')).toBe('true');
+      const canvas = (await page.getByTestId('gen-part-canvas').boundingBox())!;
+      await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height * 0.62);
+      await expect.poll(() => page.getByTestId('gen-face-info').getAttribute('data-token'), POLL).toMatch(/^fc_/);
+      await page.getByTestId('gen-revisions').screenshot({ path: screenshotPath('gen-words-viewer-hover') });
 
       // An earlier revision from the slider: its own claim statuses, the viewer reloads it.
       await page.getByTestId('gen-revision-slider').fill('0');
@@ -203,7 +216,8 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       await expect.poll(() => taskState(page), SLOW).toBe('COMPLETED');
       expect((await deterministicClaims(page)).every((s) => s === 'pass')).toBe(true);
       await viewerReady(page);
-      await page.screenshot({ path: screenshotPath('gen-words-zh-completed'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('gen-words-zh-completed') });
+      await page.getByTestId('gen-ledger').screenshot({ path: screenshotPath('gen-words-zh-ledger') });
 
       // A second task cancelled while the reviewer is held: FAILED (CANCELLED), nothing built.
       const held = models.hold((f) => f.state === 'REVIEWING_REQUIREMENTS');
@@ -259,7 +273,7 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       expect((await deterministicClaims(page)).every((s) => s === 'pass')).toBe(true);
       await expect.poll(() => page.locator('[data-testid^="gen-ledger-event-"]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-type'))), POLL).toEqual(expect.arrayContaining(['accepted']));
       await viewerReady(page);
-      await page.screenshot({ path: screenshotPath('gen-words-zh-resumed-completed'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('gen-words-zh-resumed-completed') });
       await page.close();
     } finally {
       await first.provider.close().catch(() => undefined);
