@@ -164,7 +164,7 @@ describe('Describe a part: the task view in every state', () => {
     expect(screen.getByTestId('gen-ledger').textContent).toContain('facts, not a plan');
     const author = within(screen.getByTestId('gen-usage-author')).getAllByRole('cell').map((c) => c.textContent);
     expect(author).toEqual(['Author model', '14', '31,640', '678', '124 KB', '283 ms']);
-    expect(screen.getByTestId('gen-usage').textContent).toContain('13.8 s elapsed');
+    expect(screen.getByTestId('gen-usage').textContent).toContain('engine time 13.8 s');
   });
 
   it('COMPLETED: the slider shows an earlier revision\'s claims and before/after swaps to the parent revision', async () => {
