@@ -83,6 +83,8 @@ export function createGenerationSlice<S extends ShellSlice & GenerationSlice>({ 
       bridge.genShow({ taskId: open.taskId, ...(open.revision ? { revision: open.revision } : {}) }),
       bridge.genLedger({ taskId: open.taskId }),
     ]);
+    // A newer revision pick has its own request in flight: this answer is stale.
+    if (get().genOpen?.revision !== open.revision) return;
     if (!shown.ok) return patchOpen(open.taskId, { error: shown.error });
     patchOpen(open.taskId, { detail: shown.value, ledger: ledger.ok ? ledger.value : get().genOpen?.ledger ?? [], error: ledger.ok ? null : ledger.error });
     // The review document exists once the contract is frozen and never changes afterwards.

@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
+import type { CadgenBuildArtifacts } from '../../../shared/ipc/contracts/cadgen';
 import { en, type MessageKey } from '../../i18n/messages';
 import { useApp, useT } from '../../store/StoreContext';
 import { BuildSummary } from './BuildSummary';
 import { ClaimTable } from './ClaimTable';
 import { DocumentPanel } from './DocumentPanel';
 import { Downloads } from './Downloads';
-import { DrawingViews } from './DrawingViews';
+import { DrawingViews, type ViewName } from './DrawingViews';
 import { PartViewer } from './PartViewer';
 
 /** A phase the host reports that this catalog does not know is shown as its raw name. */
@@ -31,6 +32,11 @@ export function DocumentMode() {
   }, [examples, loadExamples]);
 
   const result = build.status === 'done' ? build.result : null;
+  const artifacts = result?.artifacts ?? null;
+  const loadSvg = (built: CadgenBuildArtifacts, view: ViewName): Promise<Uint8Array | null> => {
+    const svg = built.views.find((v) => v.view === view)?.svg;
+    return svg ? fetchArtifact(svg, 'svg') : Promise.resolve(null);
+  };
   return (
     <>
       <p className="muted">{t('cadgen.intro')}</p>
@@ -66,12 +72,12 @@ export function DocumentMode() {
       {result && (
         <div className="cdsl-results">
           <div className="cdsl-grid">
-            {result.artifacts && <PartViewer loadKey={result.artifacts.glb} load={() => fetchArtifact(result.artifacts!.glb, 'glb')} />}
+            {artifacts && <PartViewer loadKey={artifacts.glb} load={() => fetchArtifact(artifacts.glb, 'glb')} />}
             <BuildSummary result={result} />
           </div>
           <ClaimTable claims={result.claims} />
-          {result.artifacts && <DrawingViews views={result.artifacts.views.map((v) => v.view)} method={result.artifacts.projectionMethod} loadKey={result.artifacts.views.map((v) => v.svg).join()} load={(view) => { const svg = result.artifacts!.views.find((v) => v.view === view)?.svg; return svg ? fetchArtifact(svg, 'svg') : Promise.resolve(null); }} />}
-          {result.artifacts && <Downloads artifacts={result.artifacts} documentName={result.documentName} />}
+          {artifacts && <DrawingViews views={artifacts.views.map((v) => v.view)} method={artifacts.projectionMethod} loadKey={artifacts.views.map((v) => v.svg).join()} load={(view) => loadSvg(artifacts, view)} />}
+          {artifacts && <Downloads artifacts={artifacts} documentName={result.documentName} />}
         </div>
       )}
     </>

@@ -43,7 +43,7 @@ export function Drafts({ detail, review }: { detail: GenTaskDetail; review: Draf
       </div>
       <ul className="gen-drafts">
         {detail.drafts.map((d) => {
-          const verdict = review?.items[d.draftId];
+          const verdict = review?.items.get(d.draftId);
           return (
             <li key={d.draftId} data-testid={`gen-draft-${d.draftId}`} data-verdict={verdict?.verdict ?? 'pending'}>
               <span className={`cdsl-badge cdsl-badge-${verdict ? (verdict.verdict === 'pass' ? 'pass' : 'fail') : 'pending'}`}>{verdict ? verdictLabel(t, verdict.verdict) : t('gen.drafts.pending')}</span>{' '}

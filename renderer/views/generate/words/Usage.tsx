@@ -6,12 +6,13 @@ export function Usage({ detail }: { detail: GenTaskDetail }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
   const n = (v: number): string => v.toLocaleString(locale);
-  const wallMs = detail.task.usage.wallMs ?? Date.parse(detail.task.updatedAt) - Date.parse(detail.task.createdAt);
+  // The engine's own accounted time (model calls, builds); waiting for a retry or an answer is not in it.
+  const wallMs = detail.task.usage.wallMs ?? 0;
   return (
     <section className="card" data-testid="gen-usage">
       <div className="cdsl-card-head">
         <h2>{t('gen.usage.title')}</h2>
-        <span className="muted">{t('gen.usage.elapsed', { seconds: (Math.max(0, wallMs) / 1000).toFixed(1) })}</span>
+        <span className="muted">{t('gen.usage.elapsed', { seconds: (wallMs / 1000).toFixed(1), started: new Date(detail.task.createdAt).toLocaleString(locale), updated: new Date(detail.task.updatedAt).toLocaleTimeString(locale) })}</span>
       </div>
       <table className="cdsl-table">
         <thead>

@@ -28,6 +28,9 @@ const ok = <T,>(value: T) => ({ ok: true as const, value });
 const fail = (error: AppErrorData) => ({ ok: false as const, error });
 const utf8Base64 = (text: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 
+const CHANNELS = ['genList', 'genShow', 'genLedger', 'genStart', 'genAnswer', 'genResume', 'genCancel', 'genModelStatus', 'genCheckModel', 'genGetArtifact', 'genExportZip'] as const;
+type Channel = (typeof CHANNELS)[number];
+
 export interface TestBridge {
   bridge: AppBridge;
   /** Current genShow answer (per revision when set in `byRevision`). */
@@ -35,11 +38,11 @@ export interface TestBridge {
   byRevision: Record<string, GenTaskDetail>;
   ledger: Record<string, unknown>[];
   models: Record<string, GenModelConformance>;
-  calls: Record<string, ReturnType<typeof vi.fn>>;
+  calls: Record<Channel, ReturnType<typeof vi.fn>>;
   /** Delivers a genTaskEvent as the host would. */
   emit(event: GenTaskEvent): void;
   /** Makes the next calls of `channel` fail with `error`. */
-  failWith(channel: string, error: AppErrorData): void;
+  failWith(channel: Channel, error: AppErrorData): void;
 }
 
 export function testBridge(detail: GenTaskDetail): TestBridge {
@@ -50,7 +53,7 @@ export function testBridge(detail: GenTaskDetail): TestBridge {
     byRevision: {},
     ledger: completedLedger(),
     models: {},
-    calls: {},
+    calls: {} as TestBridge['calls'],
     bridge: null as unknown as AppBridge,
     emit: (event) => listeners.forEach((l) => l(event)),
     failWith: (channel, error) => {
@@ -58,7 +61,7 @@ export function testBridge(detail: GenTaskDetail): TestBridge {
     },
   };
   const summary = () => genTaskSummarySchema.parse(state.detail.task);
-  const handlers: Record<string, (input: never) => unknown> = {
+  const handlers: Record<Channel, (input: never) => unknown> = {
     genList: (input: { state?: string }) => [summary()].filter((t) => !input.state || t.state === input.state),
     genShow: (input: { revision?: string }) => (input.revision ? state.byRevision[input.revision] : undefined) ?? state.detail,
     genLedger: () => state.ledger,
@@ -78,7 +81,8 @@ export function testBridge(detail: GenTaskDetail): TestBridge {
       return () => listeners.splice(listeners.indexOf(listener), 1);
     },
   };
-  for (const [channel, handler] of Object.entries(handlers)) {
+  for (const channel of CHANNELS) {
+    const handler = handlers[channel];
     const spy = vi.fn(async (input: never) => (failures[channel] ? fail(failures[channel]) : ok(handler(input))));
     state.calls[channel] = spy;
     bridge[channel] = spy;
