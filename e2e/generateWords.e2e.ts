@@ -114,7 +114,10 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       const drafts = models.hold((f) => f.state === 'REVIEWING_REQUIREMENTS');
       const frozen = models.hold((f) => f.state === 'AWAITING_ACTION' && f.head_revision === null);
       const pending = models.hold((f) => f.state === 'ACTION_PENDING');
+      const reviewing = models.hold((f) => f.state === 'CANDIDATE_REVIEW');
       const landed = [1, 2, 3].map((n) => models.hold((f) => f.state === 'AWAITING_ACTION' && f.head_revision === `rev_00${n}`));
+      const final = models.hold((f) => f.state === 'FINAL_VALIDATION');
+      const phase = (): Promise<string | null> => page.getByTestId('gen-activity').getAttribute('data-phase');
       await page.getByTestId('gen-start').click();
       await page.getByTestId('gen-task-view').waitFor();
       const taskId = (await page.getByTestId('gen-task-view').getAttribute('data-task-id'))!;
@@ -125,6 +128,7 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       await drafts.reached;
       await expect.poll(() => page.locator('[data-testid^="gen-draft-"]').count(), POLL).toBe(fixture.requirements.length);
       expect(await taskState(page)).toBe('REVIEWING_REQUIREMENTS');
+      await expect.poll(phase, POLL).toBe('reviewing_requirements');
       await page.screenshot({ path: screenshotPath('gen-words-drafts') });
       drafts.release();
 
@@ -138,7 +142,14 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       await pending.reached;
       await page.getByTestId('gen-pending-action').waitFor(POLL);
       expect(await page.getByTestId('gen-pending-action').textContent()).toContain(fixture.actions[0]!.atomic_id);
+      await expect.poll(phase, POLL).toBe('writing_fragment');
       pending.release();
+      // The candidate is built and now under review: the pending card stays until it is accepted.
+      await reviewing.reached;
+      await expect.poll(phase, POLL).toBe('reviewing');
+      expect(await page.getByTestId('gen-pending-action').count()).toBe(1);
+      await page.screenshot({ path: screenshotPath('gen-words-candidate-review') });
+      reviewing.release();
 
       // Each accepted action lands in the UI (revision count, viewer, claims) before the author moves on.
       for (const [i, gate] of landed.entries()) {
@@ -149,6 +160,9 @@ describe('Generate → Describe a part (browser mode, scripted author and review
         await page.screenshot({ path: screenshotPath(`gen-words-rev${i + 1}`) });
         gate.release();
       }
+      await final.reached;
+      await expect.poll(phase, POLL).toBe('final_validation');
+      final.release();
 
       await expect.poll(() => taskState(page), SLOW).toBe('COMPLETED');
       await expect.poll(() => deterministicClaims(page), POLL).toEqual(expect.arrayContaining(['pass']));
