@@ -207,7 +207,7 @@ describe('Generate → Describe a part (browser mode, scripted author and review
     }
   });
 
-  it('asks the user a question (zh-CN), takes the answer typed in the UI and continues to COMPLETED; a cancelled task shows FAILED', { timeout: 300_000 }, async () => {
+  it('asks the user a question (zh-CN), takes the answer typed in the UI and continues to COMPLETED; a task cancelled after one action keeps its last good revision exportable', { timeout: 300_000 }, async () => {
     const question = 'The request gives no thickness: is the flange 12 mm thick?';
     const models = await scriptedModels({ askUserOnce: { reason_code: 'missing_dimension', text: question, draftIndex: 0 } });
     try {
@@ -233,17 +233,24 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       await page.screenshot({ path: screenshotPath('gen-words-zh-completed') });
       await page.getByTestId('gen-ledger').screenshot({ path: screenshotPath('gen-words-zh-ledger') });
 
-      // A second task cancelled while the reviewer is held: FAILED (CANCELLED), nothing built.
-      const held = models.hold((f) => f.state === 'REVIEWING_REQUIREMENTS');
+      // A second task cancelled after its first accepted action: FAILED (CANCELLED), the last good revision still shown and exportable.
+      const held = models.hold((f) => f.state === 'AWAITING_ACTION' && f.head_revision === 'rev_001');
       await page.getByTestId('gen-new').click();
-      await page.getByTestId('gen-request').fill('法兰外径 120 mm，厚 12 mm');
+      await page.getByTestId('gen-request').fill(FLANGE);
       await page.getByTestId('gen-start').click();
       await held.reached;
       await page.getByTestId('gen-cancel').click();
       await expect.poll(() => taskState(page), POLL).toBe('FAILED');
-      expect(await page.getByTestId('gen-failed-notice').getAttribute('data-reason')).toBe('CANCELLED');
-      await page.screenshot({ path: screenshotPath('gen-words-zh-failed') });
       held.release();
+      expect(await page.getByTestId('gen-failed-notice').getAttribute('data-reason')).toBe('CANCELLED');
+      await expect.poll(() => revisionCount(page), POLL).toBe(1);
+      await viewerReady(page);
+      await page.screenshot({ path: screenshotPath('gen-words-zh-failed') });
+      const failedId = (await page.getByTestId('gen-task-view').getAttribute('data-task-id'))!;
+      const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-zip').click()]);
+      expect(zip.suggestedFilename()).toBe(`${failedId}-rev_001.zip`);
+      const entries = unzipSync(readFileSync((await zip.path())!));
+      expect(Buffer.from(entries['revisions/rev_001/model.step']!).toString('latin1').startsWith('ISO-10303-21')).toBe(true);
       await page.getByTestId('gen-task-filter').selectOption('COMPLETED');
       await expect.poll(() => page.locator('[data-testid^="gen-task-row-"]').count(), POLL).toBe(1);
       await page.close();
