@@ -20,3 +20,26 @@ export function parseDraftReview(bytes: Uint8Array): DraftReview | null {
     return null;
   }
 }
+
+/** A reviewer's verdict on one candidate (revisions/rev_NNN/reviews/candidate-review.json). */
+export interface CandidateReview {
+  verdict: string;
+  evidence: string[];
+  issues: string[];
+}
+
+/** Reads a candidate review document; like the draft review, only well-typed fields are kept. */
+export function parseCandidateReview(bytes: Uint8Array): CandidateReview | null {
+  try {
+    const raw = JSON.parse(new TextDecoder().decode(bytes)) as { verdict?: unknown; evidence?: unknown; issues?: unknown };
+    if (typeof raw.verdict !== 'string') return null;
+    const evidence = Array.isArray(raw.evidence) ? raw.evidence.filter((e): e is string => typeof e === 'string') : [];
+    const issues = (Array.isArray(raw.issues) ? raw.issues : []).flatMap((issue: unknown) => {
+      const row = issue && typeof issue === 'object' ? (issue as Record<string, unknown>) : {};
+      return typeof row.message === 'string' ? [typeof row.code === 'string' ? `[${row.code}] ${row.message}` : row.message] : [];
+    });
+    return { verdict: raw.verdict, evidence, issues };
+  } catch {
+    return null;
+  }
+}

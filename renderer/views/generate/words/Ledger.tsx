@@ -1,6 +1,7 @@
 import { en, type MessageKey } from '../../../i18n/messages';
 import type { GenLedgerEvent } from '../../../store/generationSlice';
 import { useApp, useT } from '../../../store/StoreContext';
+import { CandidateReview } from './CandidateReview';
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
@@ -17,7 +18,7 @@ function fieldDetails(event: GenLedgerEvent): string[] {
 }
 
 /** What one ledger fact says, beyond its type: the fields that matter for that type. */
-function Facts({ event }: { event: GenLedgerEvent }) {
+function Facts({ event, taskId }: { event: GenLedgerEvent; taskId: string }) {
   const t = useT();
   const code = str(event.code) ?? str(event.reason);
   const coverage = Array.isArray(event.coverage) ? (event.coverage as Record<string, unknown>[]) : [];
@@ -33,6 +34,7 @@ function Facts({ event }: { event: GenLedgerEvent }) {
       {str(event.revision_id) && <span className="mono">{str(event.revision_id)}</span>}
       {str(event.fragment_sha256) && <span className="mono muted" title={str(event.fragment_sha256)!}>{t('gen.ledger.fragment', { hash: str(event.fragment_sha256)!.slice(0, 12) })}</span>}
       {event.event === 'accepted' && <span className="cdsl-badge cdsl-badge-pass">{t('gen.ledger.reviewAccepted')}</span>}
+      {str(event.review_path) && <CandidateReview taskId={taskId} path={str(event.review_path)!} seq={typeof event.sequence === 'number' ? event.sequence : 0} />}
       {code && <span className="banner-code">{code}</span>}
       {str(event.summary) && event.event !== 'accepted' && <span>{str(event.summary)}</span>}
       {typeof event.claims_passed === 'number' && <span>{t('gen.ledger.claimsPassed', { count: event.claims_passed })}</span>}
@@ -62,7 +64,7 @@ function Facts({ event }: { event: GenLedgerEvent }) {
 const TONE: Record<string, string> = { accepted: 'pass', completed: 'pass', rejected: 'fail', review_rejected: 'fail', candidate_failed: 'fail', final_rejected: 'fail', failed: 'fail', waiting: 'pending', rolled_back: 'pending' };
 
 /** The action ledger: what has happened, in sequence order. History only, never a plan of future steps. */
-export function LedgerTimeline({ ledger }: { ledger: GenLedgerEvent[] }) {
+export function LedgerTimeline({ taskId, ledger }: { taskId: string; ledger: GenLedgerEvent[] }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
   return (
@@ -84,7 +86,7 @@ export function LedgerTimeline({ ledger }: { ledger: GenLedgerEvent[] }) {
                 <span className="gen-ledger-seq mono">#{seq}</span>
                 <span className="gen-ledger-type">{`gen.ledger.type.${type}` in en ? t(`gen.ledger.type.${type}` as MessageKey) : type}</span>
                 {at && <time className="muted" dateTime={at}>{new Date(at).toLocaleTimeString(locale)}</time>}
-                <Facts event={event} />
+                <Facts event={event} taskId={taskId} />
               </li>
             );
           })}

@@ -65,7 +65,7 @@ export function TaskView() {
           <Revisions detail={detail} highlight={highlight} />
         </div>
       </div>
-      <LedgerTimeline ledger={open.ledger} />
+      <LedgerTimeline taskId={task.taskId} ledger={open.ledger} />
       <Usage detail={detail} />
     </section>
   );

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDraftReview } from '../../../store/generationFacts';
+import { parseCandidateReview, parseDraftReview } from '../../../store/generationFacts';
 import { excerpt, faceTokensOf, GEN_STATES, isWorking, measuredVsExpected, phaseOf } from './taskFacts';
-import { completedDetail, completedEvents, requirementsReviewJson } from './taskFixtures';
+import { candidateReviewJson, completedDetail, completedEvents, requirementsReviewJson } from './taskFixtures';
 
 const claims = () => completedDetail().contract!.requirements.flatMap((r) => r.claims);
 
@@ -38,6 +38,17 @@ describe('task facts', () => {
     const review = parseDraftReview(new TextEncoder().encode(requirementsReviewJson()));
     expect(review?.verdict).toBe('approve');
     expect([...review!.items]).toEqual([['d_001', { verdict: 'pass', note: '' }], ['d_002', { verdict: 'pass', note: '' }], ['d_003', { verdict: 'pass', note: '' }]]);
+  });
+
+  it('reads the real candidate review and keeps only well-typed evidence and issues', () => {
+    expect(parseCandidateReview(new TextEncoder().encode(candidateReviewJson()))).toEqual({ verdict: 'accept', evidence: ['drawings and claim results checked'], issues: [] });
+    const odd = { verdict: 'reject', evidence: ['ok', 3, null], issues: [{ code: 'claim_failed', message: 'a claim fails' }, { message: 'no code' }, null, 'x'] };
+    expect(parseCandidateReview(new TextEncoder().encode(JSON.stringify(odd)))).toEqual({ verdict: 'reject', evidence: ['ok'], issues: ['[claim_failed] a claim fails', 'no code'] });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        expect(() => parseCandidateReview(bytes)).not.toThrow();
+      }),
+    );
   });
 
   it('never throws on arbitrary bytes and keeps only well-typed review items', () => {

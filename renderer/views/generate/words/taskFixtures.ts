@@ -20,6 +20,8 @@ export const waitingRetryDetail = (): GenTaskDetail => valid(clone(captured.wait
 export const completedLedger = (): Record<string, unknown>[] => clone(captured.ledger);
 /** documents/requirements-review-v1.json of the task. */
 export const requirementsReviewJson = (): string => JSON.stringify(captured.requirementsReview);
+/** revisions/rev_002/reviews/candidate-review.json of the task (the reviewer's verdict on act_002). */
+export const candidateReviewJson = (): string => JSON.stringify(captured.candidateReview);
 /** The task's genTaskEvent stream (seq 1–17). */
 export const completedEvents = (): GenTaskEvent[] => captured.events.map((e) => generationEvents.genTaskEvent.parse(e));
 

@@ -9,7 +9,7 @@ import type { GenTaskEvent } from '../../../store/generationSlice';
 import type { SettingsView } from '../../../store/settingsSlice';
 import { StoreProvider } from '../../../store/StoreContext';
 import { GenerateView } from '../GenerateView';
-import { completedLedger, requirementsReviewJson } from './taskFixtures';
+import { candidateReviewJson, completedLedger, requirementsReviewJson } from './taskFixtures';
 
 /** Test support for the "Describe a part" view tests: a bridge over fixture details, with spies. */
 export const settings: SettingsView = {
@@ -72,7 +72,7 @@ export function testBridge(detail: GenTaskDetail): TestBridge {
     genModelStatus: (input: { models?: string[] }) =>
       (input.models ?? []).map((model) => state.models[model] ?? { model, status: 'unchecked', checkedAt: null, passedChecks: 0, totalChecks: 0, failures: [] }),
     genCheckModel: (input: { model: string }) => ({ model: input.model, status: 'failed', checkedAt: '2026-12-01T22:00:00.000Z', passedChecks: 24, totalChecks: 26, failures: [{ name: 'fragment:hole', detail: 'answered in prose instead of a tool call' }, { name: 'choice', detail: 'called two tools' }] }),
-    genGetArtifact: (input: { taskId: string; name: string }) => ({ taskId: input.taskId, name: input.name, mediaType: 'application/octet-stream', size: 1, base64: input.name.endsWith('.json') ? utf8Base64(requirementsReviewJson()) : input.name.endsWith('.svg') ? btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 1"></svg>') : btoa('ISO-10303-21;') }),
+    genGetArtifact: (input: { taskId: string; name: string }) => ({ taskId: input.taskId, name: input.name, mediaType: 'application/octet-stream', size: 1, base64: input.name.includes('/reviews/') ? utf8Base64(candidateReviewJson()) : input.name.endsWith('.json') ? utf8Base64(requirementsReviewJson()) : input.name.endsWith('.svg') ? btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 1"></svg>') : btoa('ISO-10303-21;') }),
     genExportZip: (input: { taskId: string; revision?: string }) => ({ taskId: input.taskId, fileName: `${input.taskId}-${input.revision}.zip`, size: 4, entries: ['requirements.md'], base64: btoa('PK\u0003\u0004') }),
   };
   const bridge: Record<string, unknown> = {
