@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createFixturePlayer, requestFacts, type GenFixture, type PlayerFaults } from '../electron/testSupport/cadgenPlayer/player';
-import { startScriptedProvider, type CapturedRequest, type ScriptedProvider, type ScriptStep } from '../electron/testSupport/scriptedProvider';
+import type { GenFixture } from '../electron/testSupport/cadgenPlayer/player';
+import type { ScriptedProvider } from '../electron/testSupport/scriptedProvider';
 import { screenshotPath } from './support/browser';
+import { gatedCadgenModels, generationRolesEnv } from './support/gatedModels';
 import { useBrowserJourney } from './support/journey';
 
 // "Describe a part" journeys: the built app in browser mode, its author and reviewer roles set
@@ -17,52 +18,6 @@ const POLL = { timeout: 30_000 };
 const SLOW = { timeout: 120_000 };
 const fixture = JSON.parse(readFileSync('resources/evals/cadgen/v1/flange.json', 'utf8')) as GenFixture;
 const FLANGE = 'flange OD 120 mm, 12 mm thick, Ø40 centre bore, 4×Ø10 through holes on PCD 90';
-
-type Facts = Record<string, unknown>;
-
-/**
- * A scripted provider whose replies come from the fixture player, except that a gate can hold the
- * model when the engine asks it something at a chosen point (until the test releases it).
- */
-async function scriptedModels(faults: PlayerFaults = {}, port?: number) {
-  const player = createFixturePlayer(fixture, faults);
-  const gates: { at: (facts: Facts) => boolean; reached: () => void; released: Promise<void>; step?: () => ScriptStep }[] = [];
-  const script = async (request: CapturedRequest): Promise<ScriptStep> => {
-    const facts = requestFacts(request);
-    const gate = facts ? gates.find((g) => g.at(facts)) : undefined;
-    if (gate) {
-      gates.splice(gates.indexOf(gate), 1);
-      gate.reached();
-      await gate.released;
-      if (gate.step) return gate.step();
-    }
-    return player(request);
-  };
-  const provider = await startScriptedProvider({ script, ...(port ? { port } : {}) });
-  return {
-    provider,
-    /** Holds the first request matching `at`; resolves when it arrived, with the function that lets it go. */
-    hold(at: (facts: Facts) => boolean, step?: () => ScriptStep): { reached: Promise<void>; release: () => void } {
-      let reached!: () => void;
-      let release!: () => void;
-      const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      gates.push({ at, reached, released, ...(step ? { step } : {}) });
-      return { reached: reachedPromise, release };
-    },
-  };
-}
-
-/** The host's environment: both generation roles on the scripted provider (different model names, so each is checked). */
-const rolesEnv = (provider: ScriptedProvider, locale: 'en' | 'zh-CN'): Record<string, string> => ({
-  CADSIGHT_LOCALE: locale,
-  CADSIGHT_AUTHOR_PROVIDER: 'custom',
-  CADSIGHT_AUTHOR_BASE_URL: provider.apiBaseUrl,
-  CADSIGHT_AUTHOR_MODEL: 'scripted-author',
-  CADSIGHT_REVIEWER_PROVIDER: 'custom',
-  CADSIGHT_REVIEWER_BASE_URL: provider.apiBaseUrl,
-  CADSIGHT_REVIEWER_MODEL: 'scripted-reviewer',
-});
 
 async function openDescribe(env: Record<string, string>): Promise<Page> {
   const host = await journey.host({ env });
@@ -103,9 +58,9 @@ async function deterministicClaims(page: Page): Promise<string[]> {
 
 describe('Generate → Describe a part (browser mode, scripted author and reviewer over HTTP)', () => {
   it('builds the flange from words: requirements, frozen contract, three actions in the viewer, passing claims, STEP and zip downloads', { timeout: 300_000 }, async () => {
-    const models = await scriptedModels();
+    const models = await gatedCadgenModels(fixture);
     try {
-      const page = await openDescribe(rolesEnv(models.provider, 'en'));
+      const page = await openDescribe(generationRolesEnv(models.provider, 'en'));
       await checkModels(page);
       await page.getByTestId('gen-request').fill(FLANGE);
       await page.screenshot({ path: screenshotPath('gen-words-form') });
@@ -209,9 +164,9 @@ describe('Generate → Describe a part (browser mode, scripted author and review
 
   it('asks the user a question (zh-CN), takes the answer typed in the UI and continues to COMPLETED; a task cancelled after one action keeps its last good revision exportable', { timeout: 300_000 }, async () => {
     const question = 'The request gives no thickness: is the flange 12 mm thick?';
-    const models = await scriptedModels({ askUserOnce: { reason_code: 'missing_dimension', text: question, draftIndex: 0 } });
+    const models = await gatedCadgenModels(fixture, { askUserOnce: { reason_code: 'missing_dimension', text: question, draftIndex: 0 } });
     try {
-      const page = await openDescribe(rolesEnv(models.provider, 'zh-CN'));
+      const page = await openDescribe(generationRolesEnv(models.provider, 'zh-CN'));
       await checkModels(page);
       await page.getByTestId('gen-request').fill('法兰外径 120 mm，中心孔 Ø40，PCD 90 上均布 4×Ø10 通孔');
       await page.screenshot({ path: screenshotPath('gen-words-zh-form') });
@@ -260,11 +215,11 @@ describe('Generate → Describe a part (browser mode, scripted author and review
   });
 
   it('waits for the provider when it goes down mid-run (zh-CN), and Resume completes once it is back on the same port', { timeout: 300_000 }, async () => {
-    const first = await scriptedModels();
+    const first = await gatedCadgenModels(fixture);
     const port = first.provider.port;
     let back: ScriptedProvider | undefined;
     try {
-      const page = await openDescribe(rolesEnv(first.provider, 'zh-CN'));
+      const page = await openDescribe(generationRolesEnv(first.provider, 'zh-CN'));
       await checkModels(page);
       await page.getByTestId('gen-request').fill('法兰外径 120 mm，厚 12 mm，中心孔 Ø40，PCD 90 上均布 4×Ø10 通孔');
       // After the first accepted action the provider goes away: the connection drops, then nothing listens.
@@ -285,7 +240,7 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       expect(await notice.textContent()).toContain('CDSL_AUTHOR_TRANSPORT_UNAVAILABLE');
       await page.screenshot({ path: screenshotPath('gen-words-zh-waiting-retry') });
 
-      back = (await scriptedModels({}, port)).provider;
+      back = (await gatedCadgenModels(fixture, {}, port)).provider;
       expect(back.apiBaseUrl).toBe(first.provider.apiBaseUrl);
       await page.getByTestId('gen-resume').click();
       await expect.poll(() => taskState(page), SLOW).toBe('COMPLETED');
