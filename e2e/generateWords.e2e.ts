@@ -151,6 +151,10 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       const [step] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-step').click()]);
       expect(step.suggestedFilename()).toBe(`${taskId}-rev_003.step`);
       expect(readFileSync((await step.path())!, 'latin1').startsWith('ISO-10303-21')).toBe(true);
+      const [glb] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-glb').click()]);
+      expect(readFileSync((await glb.path())!).subarray(0, 4).toString('latin1')).toBe('glTF');
+      const [requirements] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-requirements').click()]);
+      expect(readFileSync((await requirements.path())!, 'utf8')).toContain('req_001');
       const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-download-zip').click()]);
       expect(zip.suggestedFilename()).toBe(`${taskId}-rev_003.zip`);
       const entries = unzipSync(readFileSync((await zip.path())!));
