@@ -42,7 +42,7 @@ function Facts({ event, taskId }: { event: GenLedgerEvent; taskId: string }) {
         <span className="gen-coverage">
           {coverage.map((c) => (
             <span key={String(c.requirement_id)} className={`cdsl-badge gen-coverage-${String(c.status)}`}>
-              {String(c.requirement_id)}: {String(c.status)}
+              {String(c.requirement_id)}: {`gen.coverage.${String(c.status)}` in en ? t(`gen.coverage.${String(c.status)}` as MessageKey) : String(c.status)}
             </span>
           ))}
         </span>
