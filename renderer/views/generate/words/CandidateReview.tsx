@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { parseCandidateReview, type CandidateReview as Review } from '../../../store/generationFacts';
 import { useApp, useT } from '../../../store/StoreContext';
+import { verdictLabel } from './taskFacts';
 
 /** The reviewer's own verdict on an accepted candidate, fetched from the task folder when asked for. */
 export function CandidateReview({ taskId, path, seq }: { taskId: string; path: string; seq: number }) {
@@ -22,7 +23,7 @@ export function CandidateReview({ taskId, path, seq }: { taskId: string; path: s
   if (review === 'unreadable') return <span className="warning">{t('gen.ledger.reviewUnreadable')}</span>;
   return (
     <span className="gen-candidate-review" data-testid={`gen-ledger-review-${seq}`} data-verdict={review.verdict}>
-      <span className={`cdsl-badge cdsl-badge-${review.verdict === 'accept' ? 'pass' : 'fail'}`}>{t('gen.ledger.reviewVerdict', { verdict: review.verdict })}</span>
+      <span className={`cdsl-badge cdsl-badge-${review.verdict === 'accept' ? 'pass' : 'fail'}`}>{t('gen.ledger.reviewVerdict', { verdict: verdictLabel(t, review.verdict) })}</span>
       {review.evidence.map((e) => (
         <span key={e} className="muted">
           {e}

@@ -33,7 +33,6 @@ function Facts({ event, taskId }: { event: GenLedgerEvent; taskId: string }) {
       {strings(event.requirement_ids).length > 0 && <span className="mono muted">{strings(event.requirement_ids).join(', ')}</span>}
       {str(event.revision_id) && <span className="mono">{str(event.revision_id)}</span>}
       {str(event.fragment_sha256) && <span className="mono muted" title={str(event.fragment_sha256)!}>{t('gen.ledger.fragment', { hash: str(event.fragment_sha256)!.slice(0, 12) })}</span>}
-      {event.event === 'accepted' && <span className="cdsl-badge cdsl-badge-pass">{t('gen.ledger.reviewAccepted')}</span>}
       {str(event.review_path) && <CandidateReview taskId={taskId} path={str(event.review_path)!} seq={typeof event.sequence === 'number' ? event.sequence : 0} />}
       {code && <span className="banner-code">{code}</span>}
       {str(event.summary) && event.event !== 'accepted' && <span>{str(event.summary)}</span>}
@@ -43,7 +42,7 @@ function Facts({ event, taskId }: { event: GenLedgerEvent; taskId: string }) {
         <span className="gen-coverage">
           {coverage.map((c) => (
             <span key={String(c.requirement_id)} className={`cdsl-badge gen-coverage-${String(c.status)}`}>
-              {String(c.requirement_id)}: {String(c.status)}
+              {String(c.requirement_id)}: {`gen.coverage.${String(c.status)}` in en ? t(`gen.coverage.${String(c.status)}` as MessageKey) : String(c.status)}
             </span>
           ))}
         </span>

@@ -1,16 +1,9 @@
 import type { GenClaimView, GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
 import type { DraftReview } from '../../../store/generationFacts';
-import { en, type MessageKey } from '../../../i18n/messages';
 import { useT } from '../../../store/StoreContext';
-import { faceTokensOf, measuredVsExpected } from './taskFacts';
+import { faceTokensOf, measuredVsExpected, verdictLabel } from './taskFacts';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** A reviewer verdict in the user's language; one this catalog does not know is shown as sent. */
-function verdictLabel(t: ReturnType<typeof useT>, verdict: string): string {
-  const key = `gen.verdict.${verdict}`;
-  return key in en ? t(key as MessageKey) : verdict;
-}
 
 /** The user's request as the engine stored it (its source requirements). */
 export function SourceRequest({ detail }: { detail: GenTaskDetail }) {

@@ -159,7 +159,6 @@ describe('Describe a part: the task view in every state', () => {
     const accepted = screen.getByTestId('gen-ledger-event-3');
     expect(accepted.textContent).toContain('operation extrude');
     expect(accepted.textContent).toContain('fragment bb48178f81d9');
-    expect(accepted.textContent).toContain('review: accepted');
     expect(accepted.textContent).toContain('req_002: partial');
     expect(screen.getByTestId('gen-ledger').textContent).toContain('facts, not a plan');
     await act(async () => {
@@ -168,6 +167,7 @@ describe('Describe a part: the task view in every state', () => {
     expect(b.calls.genGetArtifact).toHaveBeenCalledWith({ taskId: TASK_ID, name: 'revisions/rev_002/reviews/candidate-review.json' });
     const review = await screen.findByTestId('gen-ledger-review-6');
     expect(review.getAttribute('data-verdict')).toBe('accept');
+    expect(review.textContent).toContain('reviewer: accepted');
     expect(review.textContent).toContain('drawings and claim results checked');
     const author = within(screen.getByTestId('gen-usage-author')).getAllByRole('cell').map((c) => c.textContent);
     expect(author).toEqual(['Author model', '14', '31,640', '678', '124 KB', '283 ms']);

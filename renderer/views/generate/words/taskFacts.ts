@@ -1,5 +1,7 @@
 import type { GenClaimView, GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
+import { en, type MessageKey } from '../../../i18n/messages';
 import type { GenTaskEvent, GenTaskState } from '../../../store/generationSlice';
+import type { useT } from '../../../store/StoreContext';
 
 /** Every task state, in protocol order (the filter's options). */
 export const GEN_STATES: readonly GenTaskState[] = [
@@ -78,4 +80,10 @@ export function phaseOf(state: GenTaskState, lastEvent: GenTaskEvent | null): Ge
 export function claimCounts(detail: GenTaskDetail): { pass: number; total: number } {
   const claims = detail.contract?.requirements.flatMap((r) => r.claims) ?? [];
   return { pass: claims.filter((c) => c.status === 'pass').length, total: claims.length };
+}
+
+/** A reviewer verdict in the user's language; one this catalog does not know is shown as sent. */
+export function verdictLabel(t: ReturnType<typeof useT>, verdict: string): string {
+  const key = `gen.verdict.${verdict}`;
+  return key in en ? t(key as MessageKey) : verdict;
 }
