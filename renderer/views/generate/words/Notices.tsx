@@ -4,9 +4,9 @@ import { MAX_GEN_ANSWER_CHARS, type GenTaskDetail } from '../../../../shared/ipc
 import type { GenTaskEvent } from '../../../store/generationSlice';
 import { useApp, useT } from '../../../store/StoreContext';
 import { ErrorLine } from './ErrorLine';
-import { claimCounts, phaseOf } from './taskFacts';
+import { claimCounts, knownLabel, phaseOf } from './taskFacts';
 
-/** WAITING_FOR_USER: the author's question with its reason code, an answer box and Send. */
+/** WAITING_FOR_USER: the question of whoever asked it (author or reviewer) with its reason, an answer box and Send. */
 export function QuestionCard({ detail }: { detail: GenTaskDetail }) {
   const t = useT();
   const answer = useApp((s) => s.answerGenTask);
@@ -27,11 +27,11 @@ export function QuestionCard({ detail }: { detail: GenTaskDetail }) {
     }
   };
   return (
-    <section className="card gen-notice gen-notice-question" data-testid="gen-question" data-reason={question.reasonCode}>
-      <h2>{t('gen.question.title')}</h2>
+    <section className="card gen-notice gen-notice-question" data-testid="gen-question" data-reason={question.reasonCode} data-asked-by={question.askedBy}>
+      <h2>{question.askedBy === 'reviewer' ? t('gen.question.titleReviewer') : t('gen.question.titleAuthor')}</h2>
       <p className="gen-question-text">{question.text}</p>
       <p className="muted">
-        {t('gen.question.reason')} <span className="banner-code">{question.reasonCode}</span>
+        {t('gen.question.reason')} {knownLabel(t, 'gen.question.code.', question.reasonCode)} <span className="banner-code">{question.reasonCode}</span>
       </p>
       <textarea rows={3} value={text} maxLength={MAX_GEN_ANSWER_CHARS} placeholder={t('gen.question.placeholder')} onChange={(e) => setText(e.target.value)} data-testid="gen-answer-input" />
       <div className="cdsl-actions">
