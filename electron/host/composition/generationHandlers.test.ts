@@ -135,6 +135,8 @@ describe('a reviewer question answered through genAnswer', () => {
     const done = await call<GenTaskDetail>('genShow', { taskId });
     expect(done.task.question).toBeNull();
     expect(done.requirementsReview?.verdict).toBe('approve');
+    // Every candidate was judged: none waits for the reviewer.
+    expect(done.candidate).toBeNull();
     expect(done.sources).toEqual([expect.objectContaining({ sourceId: 'src_001' }), { sourceId: 'src_002', text: 'Yes, 12 mm thick.' }]);
     // The answered requirement cites the answer; every deterministic claim passes on the head.
     expect(done.contract?.requirements[0]?.sourceIds).toEqual(['src_001', 'src_002']);

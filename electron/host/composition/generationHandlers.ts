@@ -56,6 +56,15 @@ function latestRequirementsReview(db: SqliteDatabase, taskId: string): Requireme
   return { verdict: row.verdict, items, at: row.at };
 }
 
+/** The built candidate the reviewer has not judged yet, with the claim results of its build report. */
+function awaitingReview(snapshot: TaskSnapshot): GenTaskDetail['candidate'] {
+  const built = snapshot.candidates.filter((c) => c.status === 'built').at(-1);
+  if (!built) return null;
+  const report = built.report_json ? (JSON.parse(built.report_json) as { claims?: { id?: unknown; status?: unknown }[] }) : {};
+  const claims = (report.claims ?? []).flatMap((c) => (typeof c.id === 'string' && typeof c.status === 'string' ? [{ claimId: c.id, status: c.status }] : []));
+  return { candidateId: built.candidate_id, actionId: built.action_id, revisionId: built.revision_id, claims };
+}
+
 function summary(task: TaskRecord, revisionCount: number): GenTaskSummary {
   return {
     taskId: task.task_id, state: task.state, request: task.request, authorModel: task.author_model, reviewerModel: task.reviewer_model,
@@ -106,6 +115,7 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, requiremen
     revisions: snapshot.revisions.map((r) => ({ revisionId: r.revision_id, parentRevision: r.parent_revision, actionId: r.action_id, dir: r.dir, files: manifestFiles(r.manifest_json) })),
     shownRevision: shown,
     requirementsReview,
+    candidate: awaitingReview(snapshot),
     usageByRole: { author: role('author'), reviewer: role('reviewer') },
   };
 }

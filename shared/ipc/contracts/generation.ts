@@ -129,6 +129,21 @@ export const genTaskDetailSchema = z
       .strict()
       .nullable()
       .optional(),
+    /**
+     * The built candidate awaiting the reviewer (CANDIDATE_REVIEW): the revision it would become and
+     * the kernel's claim results on it (`pass`/`fail`/`unavailable`); null when no candidate waits.
+     * Absent from hosts that predate it.
+     */
+    candidate: z
+      .object({
+        candidateId: z.string(),
+        actionId: z.string(),
+        revisionId: z.string(),
+        claims: z.array(z.object({ claimId: z.string(), status: z.string() }).strict()),
+      })
+      .strict()
+      .nullable()
+      .optional(),
     usageByRole: z.object({ author: genUsageByRoleSchema, reviewer: genUsageByRoleSchema }).strict(),
   })
   .strict();

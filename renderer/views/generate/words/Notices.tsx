@@ -78,7 +78,7 @@ export function StateNotices({ detail }: { detail: GenTaskDetail }) {
   return null;
 }
 
-/** The one action the engine works on (intent, requirements, operation, expected change) and what it is doing now. */
+/** What the engine is doing now, the built candidate the reviewer is judging, and the one action it works on (intent, requirements, operation, expected change). */
 export function ActivityCard({ detail, lastEvent }: { detail: GenTaskDetail; lastEvent: GenTaskEvent | null }) {
   const t = useT();
   const phase = phaseOf(detail.task.state, lastEvent?.taskId === detail.task.taskId ? lastEvent : null);
@@ -86,6 +86,7 @@ export function ActivityCard({ detail, lastEvent }: { detail: GenTaskDetail; las
   const turns = detail.task.usage.authorTurns ?? 0;
   const maxTurns = detail.budget.maxAuthorTurns ?? 0;
   const pending = detail.pending;
+  const candidate = detail.candidate ?? null;
   return (
     <section className="card gen-activity-card">
       <div className="gen-activity" data-testid="gen-activity" data-phase={phase}>
@@ -99,6 +100,12 @@ export function ActivityCard({ detail, lastEvent }: { detail: GenTaskDetail; las
           </span>
         )}
       </div>
+      {candidate && (
+        <p className="gen-candidate" data-testid="gen-candidate" data-candidate-id={candidate.candidateId}>
+          {t('gen.candidate.waiting', { candidate: candidate.candidateId, revision: candidate.revisionId, action: candidate.actionId })}{' '}
+          <span className="muted">{t('gen.activity.claims', { pass: candidate.claims.filter((c) => c.status === 'pass').length, total: candidate.claims.length })}</span>
+        </p>
+      )}
       {pending && (
         <div className="gen-pending" data-testid="gen-pending-action" data-action-id={pending.actionId}>
           <h2>{t('gen.pending.title')}</h2>

@@ -86,4 +86,26 @@ describe('Describe a part: who asked, and the reviewer verdicts before approval'
     expect(accepted).toContain('req_002: 部分');
     expect(accepted).not.toMatch(/partial|complete/);
   });
+
+  it('CANDIDATE_REVIEW: the built candidate waiting for the reviewer shows its id, revision and claim results', async () => {
+    const detail = inProgressDetail('CANDIDATE_REVIEW', { revisions: 1, pending: true });
+    detail.candidate = { candidateId: 'cand_002', actionId: 'act_002', revisionId: 'rev_002', claims: [{ claimId: 'claim_001', status: 'pass' }, { claimId: 'claim_002', status: 'pass' }, { claimId: 'claim_003', status: 'fail' }] };
+    await renderGenerate(testBridge(detail), 'en', TASK_ID);
+    const candidate = screen.getByTestId('gen-candidate');
+    expect(candidate.getAttribute('data-candidate-id')).toBe('cand_002');
+    expect(candidate.textContent).toContain('Candidate cand_002 of act_002, to become rev_002, is with the reviewer.');
+    expect(candidate.textContent).toContain('2/3 claims pass');
+  });
+
+  it('no candidate waiting: no candidate line', async () => {
+    const detail = inProgressDetail('AWAITING_ACTION', { revisions: 1 });
+    detail.candidate = null;
+    await renderGenerate(testBridge(detail), 'en', TASK_ID);
+    expect(screen.queryByTestId('gen-candidate')).toBeNull();
+  });
+
+  it('the Describe-a-part mode lifts the panel width cap (GenerateView.test checks the document tab keeps it)', async () => {
+    await renderGenerate(testBridge(completedDetail()), 'en', TASK_ID);
+    expect(screen.getByTestId('generate-view').classList.contains('cdsl-words')).toBe(true);
+  });
 });
