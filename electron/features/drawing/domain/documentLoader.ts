@@ -1,6 +1,7 @@
 import { BlockExpansion, blockStructureProblems } from './blockExpansion';
 import { readBlocks, readEntityList } from './entityList';
 import { emptyBox } from './geometry';
+import { hatchProblems } from './hatchFill';
 import { handleProblems } from './handleProblems';
 import { assembleLayouts, readLayoutObjects, type LayoutObject } from './layouts';
 import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
@@ -79,7 +80,7 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   for (const layout of doc.layouts) indexHandles(layout.entities, doc.entitiesByHandle);
   for (const block of doc.blocks.values()) indexHandles(block.entities, doc.entitiesByHandle);
   // Counting needs no boxes: the expansion walks the block graph only.
-  problems.push(...handleProblems(doc), ...blockStructureProblems(doc, new BlockExpansion(doc, () => emptyBox())));
+  problems.push(...handleProblems(doc), ...hatchProblems(doc), ...blockStructureProblems(doc, new BlockExpansion(doc, () => emptyBox())));
   return doc;
 }
 

@@ -1,4 +1,5 @@
 import { readHatchLoops } from './hatchParser';
+import { readHatchGradient, readHatchPattern } from './hatchPatterns';
 import type { DxfEntity, DxfGeometry, TextGeometry } from './model';
 import type { TagStream } from './tags';
 import { decodeDxfEscapes, mtextToPlain, plainText, type MbcsDecoder } from './textEscapes';
@@ -82,7 +83,7 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       };
     }
     case 'HATCH':
-      return { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
+      return hatchGeometry(v);
     case 'LEADER':
       // 71 = arrowhead flag (absent means on, as AutoCAD writes it)
       return { kind: 'leader', vertices: v.points(10), text: '', arrow: v.num(71, 1) !== 0 };
@@ -110,6 +111,14 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     default:
       return { kind: 'other' };
   }
+}
+
+function hatchGeometry(v: TagView): DxfGeometry {
+  const g: Extract<DxfGeometry, { kind: 'hatch' }> = { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
+  const gradient = readHatchGradient(v);
+  if (gradient) g.gradient = gradient;
+  else if (!g.solid) g.pattern = readHatchPattern(v);
+  return g;
 }
 
 function withWidth(g: Extract<DxfGeometry, { kind: 'polyline' }>, width: number): DxfGeometry {

@@ -1,3 +1,4 @@
+import type { HatchGradient, HatchPattern } from './hatchPatterns';
 import type { DxfProblem, TagStream } from './tags';
 
 export interface Vec2 {
@@ -92,7 +93,8 @@ export type DxfGeometry =
   | TextGeometry
   | InsertGeometry
   | { kind: 'dimension'; blockName: string; dimType: number; measurement: number | null; textOverride: string; defPoint: Vec2; textAt: Vec2; points: Vec2[] }
-  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
+  /** Boundary loops (edges flattened); a pattern hatch draws its pattern lines clipped to them, a gradient hatch blends its colours. */
+  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean; pattern?: HatchPattern; gradient?: HatchGradient }
   | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
   /**

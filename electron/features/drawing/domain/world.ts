@@ -1,5 +1,6 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
 import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
+import { hatchPatternSegments } from './hatchFill';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
 
 /** A colour after BYLAYER/BYBLOCK resolution: ACI index, or 24-bit RGB when `rgb` is set. */
@@ -28,6 +29,8 @@ export type Primitive =
        * extends them across the picture (both ways, or forward for a ray). Extents ignore the infinity.
        */
       infinite?: 'both' | 'forward';
+      /** Gradient HATCH: the outline is filled blending `colors` (the fill colour `color` is the first). */
+      gradient?: { name: string; /** radians, counter-clockwise */ angle: number; shift: number; colors: ResolvedColor[]; /** one-colour gradient: the first colour blends towards black (0) or white (1) */ tint?: number };
     }
   | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string; wrapWidth?: number };
 
@@ -132,13 +135,14 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
   const lineType = resolveLineType(doc, entity, layer, ctx);
   const dashes = dashPattern(doc, lineType, entity.lineTypeScale ?? 1, scaleOf(ctx.transform));
   const m = ctx.transform;
-  const path = (points: Vec2[], closed = false, filled = false, width = 0): void => {
-    if (points.length === 0) return;
+  const path = (points: Vec2[], closed = false, filled = false, width = 0, dashed = true): Extract<Primitive, { kind: 'path' }> | undefined => {
+    if (points.length === 0) return undefined;
     const p: Primitive = { kind: 'path', points: points.map((q) => apply(m, q)), closed, filled, color, layer };
     if (weight > 0 && weight !== DEFAULT_WEIGHT) p.weight = weight / 100;
     if (width > 0) p.width = width * scaleOf(m);
-    if (dashes && !filled) p.dashes = dashes;
+    if (dashes && !filled && dashed) p.dashes = dashes;
     out.push(p);
+    return p;
   };
   const g: DxfGeometry = entity.geometry;
   switch (g.kind) {
@@ -163,9 +167,23 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'spline':
       path(g.controlPoints.length > 1 ? splinePoints(g.degree, g.controlPoints, g.knots, g.weights) : g.fitPoints, g.closed);
       return;
-    case 'hatch':
-      for (const loop of g.loops) path(loop, true, g.solid);
+    case 'hatch': {
+      if (g.gradient) {
+        const colors = g.gradient.colors.map((c) => (c.rgb === undefined ? { aci: c.aci } : { aci: c.aci, rgb: c.rgb }));
+        const oneColor = g.gradient.oneColor || colors.length === 1;
+        const gradient = { name: g.gradient.name, angle: g.gradient.angle + (rotationOf(m) * Math.PI) / 180, shift: g.gradient.shift, colors: colors.length > 0 ? (oneColor ? colors.slice(0, 1) : colors) : [color], ...(oneColor ? { tint: g.gradient.tint } : {}) };
+        for (const loop of g.loops) {
+          const p = path(loop, true, true);
+          if (p) p.gradient = gradient;
+        }
+        return;
+      }
+      // pattern lines are drawn continuous: their dashes are the pattern's own
+      const pattern = hatchPatternSegments(doc, g);
+      if (pattern) for (const [a, b] of pattern.segments) path([a, b], false, false, 0, false);
+      else for (const loop of g.loops) path(loop, true, g.solid);
       return;
+    }
     case 'leader':
       path(g.vertices);
       if (g.arrow) path(arrowhead(g.vertices, leaderArrowSize(doc)), true, true);

@@ -6,6 +6,7 @@ import { layoutScene, type ScenePart } from '../../domain/scene';
 import type { Primitive, ResolvedColor } from '../../domain/world';
 import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
 import { aciToRgb, cssColorOnWhite } from './aciColors';
+import { drawGradientFills } from './gradientFill';
 import { loadOutliner, type GlyphOutliner } from './glyphOutliner';
 import { encodePng } from './pngEncoder';
 
@@ -96,6 +97,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
   const strokes = new Map<string, Primitive[]>();
   const texts: TextPrimitive[] = [];
   const greeked: TextPrimitive[] = [];
+  const gradients: Extract<Primitive, { kind: 'path' }>[] = [];
   const reach = Math.hypot(bbox.maxX - bbox.minX, bbox.maxY - bbox.minY) + Math.hypot((bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2);
   for (const raw of part.primitives) {
     // The viewer's layer toggles: left out like a layer that is off (names compared upper-case).
@@ -105,6 +107,10 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
       continue;
     }
     const p = raw.infinite ? extendAcross(raw, reach) : raw;
+    if (p.gradient) {
+      gradients.push(p);
+      continue;
+    }
     const target = p.filled ? fills : strokes;
     // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
     const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
@@ -147,6 +153,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     ctx.lineWidth = 0.5;
     ctx.stroke();
   }
+  drawGradientFills(ctx, gradients, px, py);
   for (const [key, list] of strokes) {
     const [color, width, dash] = key.split('|') as [string, string, string];
     trace(list);
