@@ -1,9 +1,13 @@
 import { readHatchLoops } from './hatchParser';
 import { readHatchGradient, readHatchPattern } from './hatchPatterns';
+import { proxyGraphicsBytes } from './proxyGraphics';
 import type { DxfEntity, DxfGeometry, TextGeometry } from './model';
 import type { TagStream } from './tags';
 import { decodeDxfEscapes, mtextToPlain, plainText, type MbcsDecoder } from './textEscapes';
 import { TagView } from './tagView';
+
+/** Largest proxy graphics stream read from one entity (a TArch wall is under 2 KB). */
+const MAX_PROXY_GRAPHICS_BYTES = 4 * 1024 * 1024;
 
 /** Reads the common fields and the geometry of the entity whose tags are [start, end). */
 export function parseEntity(tags: TagStream, start: number, end: number, decodeMbcs?: MbcsDecoder): DxfEntity {
@@ -108,8 +112,11 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       const length = Math.hypot(d.x, d.y) || 1;
       return { kind: 'xline', at: v.point(10), direction: { x: d.x / length, y: d.y / length }, ray: type === 'RAY' };
     }
-    default:
-      return { kind: 'other' };
+    default: {
+      // custom objects keep a picture of themselves (proxy graphics) for programs without their application
+      const graphics = proxyGraphicsBytes(v.tags.codes, v.tags.values as ArrayLike<string>, v.start, v.end, MAX_PROXY_GRAPHICS_BYTES);
+      return graphics ? { kind: 'proxy', graphics } : { kind: 'other' };
+    }
   }
 }
 

@@ -106,6 +106,8 @@ export type DxfGeometry =
   /** XLINE (infinite both ways) or RAY (infinite forward) through `at` along the unit `direction`. */
   | { kind: 'xline'; at: Vec2; direction: Vec2; ray: boolean }
   | ViewportGeometry
+  /** A custom object (ACAD_PROXY_ENTITY, or an entity type no reader knows) drawn from its proxy graphics stream. */
+  | { kind: 'proxy'; graphics: Uint8Array }
   | { kind: 'other' };
 
 export interface DxfEntity {

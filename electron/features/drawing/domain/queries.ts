@@ -72,7 +72,9 @@ export function geometryJson(g: DxfGeometry): Record<string, unknown> {
     case 'dimension':
       return { block: g.blockName, dimType: g.dimType, measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: pt(g.textAt) };
     case 'hatch':
-      return { loopCount: g.loops.length };
+      return { loopCount: g.loops.length, ...(g.pattern ? { pattern: g.pattern.name } : {}), ...(g.gradient ? { gradient: g.gradient.name } : {}) };
+    case 'proxy':
+      return { proxyGraphicsBytes: g.graphics.length };
     case 'leader':
       return { vertices: g.vertices.map(pt), ...(g.text ? { text: g.text } : {}) };
     case 'solid':

@@ -1,6 +1,7 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
 import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
 import { hatchPatternSegments } from './hatchFill';
+import { proxyEntities } from './proxyEntities';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
 
 /** A colour after BYLAYER/BYBLOCK resolution: ACI index, or 24-bit RGB when `rgb` is set. */
@@ -218,6 +219,11 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'insert':
       emitInsert(doc, g, { ...ctx, blockWeight: weight, blockLineType: lineType }, layer, color, out);
       return;
+    case 'proxy': {
+      const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
+      for (const child of proxyEntities(doc, entity, g.graphics)) emit(doc, child, inner, out);
+      return;
+    }
     case 'dimension':
       emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
       return;
