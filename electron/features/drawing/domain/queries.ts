@@ -73,6 +73,10 @@ export function geometryJson(g: DxfGeometry): Record<string, unknown> {
       return { block: g.blockName, dimType: g.dimType, measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: pt(g.textAt) };
     case 'hatch':
       return { loopCount: g.loops.length, ...(g.pattern ? { pattern: g.pattern.name } : {}), ...(g.gradient ? { gradient: g.gradient.name } : {}) };
+    case 'mesh':
+      return { mesh: g.polyface ? 'polyface' : 'polygon', edgeCount: g.edges.length };
+    case 'mline':
+      return { style: g.styleName, vertexCount: g.vertices.length, closed: (g.flags & 2) !== 0 };
     case 'proxy':
       return { proxyGraphicsBytes: g.graphics.length };
     case 'leader':

@@ -1,6 +1,7 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
 import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
 import { hatchPatternSegments } from './hatchFill';
+import { mlineEntities } from './mlines';
 import { proxyEntities } from './proxyEntities';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
 
@@ -30,6 +31,8 @@ export type Primitive =
        * extends them across the picture (both ways, or forward for a ray). Extents ignore the infinity.
        */
       infinite?: 'both' | 'forward';
+      /** WIPEOUT: filled with the background, hiding what was drawn before it (the scene keeps the order). */
+      mask?: true;
       /** Gradient HATCH: the outline is filled blending `colors` (the fill colour `color` is the first). */
       gradient?: { name: string; /** radians, counter-clockwise */ angle: number; shift: number; colors: ResolvedColor[]; /** one-colour gradient: the first colour blends towards black (0) or white (1) */ tint?: number };
     }
@@ -165,6 +168,9 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'polyline':
       path(bulgePolylinePoints(g.vertices, g.closed), false, false, g.width ?? 0);
       return;
+    case 'mesh':
+      for (const [a, b] of g.edges) path([a, b]);
+      return;
     case 'spline':
       path(g.controlPoints.length > 1 ? splinePoints(g.degree, g.controlPoints, g.knots, g.weights) : g.fitPoints, g.closed);
       return;
@@ -195,8 +201,11 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       return;
     case 'image': {
       const outline = imageOutline(g);
-      // A WIPEOUT masks what was drawn before it; the batched renderer has no drawing order, so it is not drawn.
-      if (g.wipeout) return;
+      if (g.wipeout) {
+        const mask = path(outline, true, true);
+        if (mask) mask.mask = true;
+        return;
+      }
       path(outline, true);
       const [p0, , p2] = outline;
       if (g.name && p0 && p2) {
@@ -219,6 +228,11 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'insert':
       emitInsert(doc, g, { ...ctx, blockWeight: weight, blockLineType: lineType }, layer, color, out);
       return;
+    case 'mline': {
+      const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
+      for (const child of mlineEntities(entity, g, doc.mlineStyles)) emit(doc, child, inner, out);
+      return;
+    }
     case 'proxy': {
       const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
       for (const child of proxyEntities(doc, entity, g.graphics)) emit(doc, child, inner, out);

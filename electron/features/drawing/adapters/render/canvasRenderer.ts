@@ -19,6 +19,8 @@ export const DEFAULT_CJK_FONT_FILES = [
 ];
 /** The Simplified Chinese face of the collection (Chinese drawings are the main audience). */
 const CJK_FACE = 'NotoSansCJKsc-Regular';
+/** The sheet colour (WIPEOUT masks are filled with it). */
+const BACKGROUND = '#ffffff';
 /** Texts smaller than this many pixels are unreadable anyway and cost render time. */
 const MIN_TEXT_PX = 2;
 
@@ -69,7 +71,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
       const scene = layoutScene(index, layout, bbox);
       const canvas = createCanvas(view.width, view.height);
       const ctx = canvas.getContext('2d');
-      ctx.fillStyle = '#ffffff';
+      ctx.fillStyle = BACKGROUND;
       ctx.fillRect(0, 0, view.width, view.height);
       for (const part of scene) drawPart(ctx, part, view, outliner, glyph, hiddenLayers);
       ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -114,7 +116,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     const target = p.filled ? fills : strokes;
     // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
     const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
-    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
+    const key = p.mask ? BACKGROUND : p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
     const list = target.get(key);
     if (list) list.push(p);
     else target.set(key, [p]);
