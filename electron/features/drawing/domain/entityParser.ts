@@ -4,7 +4,8 @@ import { readMline } from './mlines';
 import { proxyGraphicsBytes } from './proxyGraphics';
 import type { DxfEntity, DxfGeometry, TextGeometry } from './model';
 import type { TagStream } from './tags';
-import { decodeDxfEscapes, mtextToPlain, plainText, type MbcsDecoder } from './textEscapes';
+import { decodeDxfEscapes, mtextToPlain, parseMtext, plainText, type MbcsDecoder } from './textEscapes';
+import { mtextFrame, textGenerationFrame } from './textFrame';
 import { TagView } from './tagView';
 
 /** Largest proxy graphics stream read from one entity (a TArch wall is under 2 KB). */
@@ -161,13 +162,17 @@ function textGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
   const vAlign = v.num(v.str(0).trim() === 'TEXT' ? 73 : 74);
   const useAlignPoint = (hAlign !== 0 || vAlign !== 0) && v.indexOf(11) >= 0;
   const raw = v.str(1);
+  // 10/11 are OCS points: a negative extrusion mirrors OCS x (see textGenerationFrame)
+  const extrusionZ = v.num(230, 1);
+  const anchor = useAlignPoint ? v.point(11) : v.point(10);
+  const frame = textGenerationFrame(v.num(50), v.num(71), extrusionZ, v.num(41, 1));
   const geometry: TextGeometry = {
     kind: 'text',
     text: plainText(raw, decodeMbcs),
     raw,
-    at: useAlignPoint ? v.point(11) : v.point(10),
+    at: extrusionZ < 0 ? { x: -anchor.x, y: anchor.y } : anchor,
     height: v.num(40, 1),
-    rotation: v.num(50),
+    rotation: frame.rotation,
     hAlign: hAlign === 4 ? 1 : hAlign > 2 ? 0 : hAlign,
     vAlign: hAlign === 4 ? 2 : vAlign,
     width: 0,
@@ -176,6 +181,10 @@ function textGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
   };
   const tagIndex = v.indexOf(2);
   if (tagIndex >= 0) geometry.tag = plainText(v.str(2), decodeMbcs);
+  if (frame.mirrored) geometry.mirrored = true;
+  if (frame.widthFactor !== 1) geometry.widthFactor = frame.widthFactor;
+  const oblique = v.num(51);
+  if (oblique !== 0 && Math.abs(oblique) < 85) geometry.oblique = extrusionZ < 0 ? -oblique : oblique;
   return geometry;
 }
 
@@ -186,19 +195,26 @@ function mtextGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
   const attachment = Math.min(9, Math.max(1, v.num(71, 1)));
   const directionIndex = v.indexOf(11);
   const direction = v.point(11, { x: 1, y: 0 });
-  return {
+  const content = parseMtext(raw, decodeMbcs);
+  // 10 and 11 are WCS; only the rotation 50 (used when 11 is absent) is in the OCS, and with
+  // neither the baseline runs along WCS x (as ezdxf reads it)
+  const frame = mtextFrame(directionIndex >= 0 ? (Math.atan2(direction.y, direction.x) * 180) / Math.PI : v.num(50), directionIndex >= 0 || v.indexOf(50) < 0, v.num(230, 1));
+  const geometry: TextGeometry = {
     kind: 'text',
-    text: mtextToPlain(raw, decodeMbcs),
+    text: content.plain,
     raw,
     at: v.point(10),
     height: v.num(40, 1),
-    rotation: directionIndex >= 0 ? (Math.atan2(direction.y, direction.x) * 180) / Math.PI : v.num(50),
+    rotation: frame.rotation,
     hAlign: (attachment - 1) % 3,
     vAlign: 3 - Math.floor((attachment - 1) / 3),
     width: v.num(41),
     mtext: true,
     style: v.str(7, 'Standard').trim(),
   };
+  if (frame.mirrored) geometry.mirrored = true;
+  if (content.lines) geometry.runs = content.lines;
+  return geometry;
 }
 
 function multileaderGeometry(v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry {

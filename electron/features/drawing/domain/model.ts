@@ -1,6 +1,7 @@
 import type { MlineStyle, MlineVertex } from './mlines';
 import type { HatchGradient, HatchPattern } from './hatchPatterns';
 import type { DxfProblem, TagStream } from './tags';
+import type { MtextRun } from './textEscapes';
 
 export interface Vec2 {
   x: number;
@@ -41,6 +42,14 @@ export interface TextGeometry {
   tag?: string;
   /** Text style name (group 7) for TEXT/ATTRIB/MTEXT; its STYLE entry names the fonts. */
   style?: string;
+  /** Seen from behind (backward/upside-down flags, negative extrusion): see TextFrame. */
+  mirrored?: boolean;
+  /** TEXT width factor (41) when not 1. */
+  widthFactor?: number;
+  /** TEXT oblique angle (51), degrees, when not 0. */
+  oblique?: number;
+  /** MTEXT runs per line when the text has stacked fractions or tolerances (drawn stacked). */
+  runs?: MtextRun[][];
 }
 
 export interface InsertGeometry {

@@ -1,10 +1,10 @@
 import { MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
 import type { DrawingIndex } from './bounds';
-import { apply, boxesIntersect, emptyBox, rotationOf, scaleOf, unionBox, type Affine } from './geometry';
+import { apply, boxesIntersect, emptyBox, scaleOf, unionBox, type Affine } from './geometry';
 import type { Box, DxfEntity, DxfLayout, Vec2 } from './model';
 import { layoutByName } from './queries';
 import { layoutViewports, type LayoutViewport } from './viewports';
-import type { Primitive } from './world';
+import { transformText, type Primitive } from './world';
 
 /** Most entities one picture may draw, blocks expanded (two full single-entity budgets). */
 export const MAX_SCENE_ENTITIES = 2 * MAX_EXPANDED_ENTITIES;
@@ -28,7 +28,7 @@ export function toSheet(p: Primitive, m: Affine, paperLinetypes = true): Primiti
     if (p.dashes && !paperLinetypes) moved.dashes = p.dashes.map((d) => d * scaleOf(m));
     return moved;
   }
-  return { ...p, at: apply(m, p.at), height: p.height * scaleOf(m), rotation: p.rotation + rotationOf(m) };
+  return transformText(p, m);
 }
 
 /**

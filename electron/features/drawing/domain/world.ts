@@ -4,6 +4,8 @@ import { hatchPatternSegments } from './hatchFill';
 import { mlineEntities } from './mlines';
 import { proxyEntities } from './proxyEntities';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
+import type { MtextRun } from './textEscapes';
+import { transformTextFrame } from './textFrame';
 
 /** A colour after BYLAYER/BYBLOCK resolution: ACI index, or 24-bit RGB when `rgb` is set. */
 export interface ResolvedColor {
@@ -36,7 +38,28 @@ export type Primitive =
       /** Gradient HATCH: the outline is filled blending `colors` (the fill colour `color` is the first). */
       gradient?: { name: string; /** radians, counter-clockwise */ angle: number; shift: number; colors: ResolvedColor[]; /** one-colour gradient: the first colour blends towards black (0) or white (1) */ tint?: number };
     }
-  | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string; wrapWidth?: number };
+  | {
+      kind: 'text';
+      text: string;
+      at: Vec2;
+      height: number;
+      rotation: number;
+      hAlign: number;
+      vAlign: number;
+      mtext: boolean;
+      color: ResolvedColor;
+      layer: string;
+      tag?: string;
+      wrapWidth?: number;
+      /** Glyphs seen from behind (see TextFrame): a mirrored insert, backward/upside-down text, extrusion −Z. */
+      mirrored?: boolean;
+      /** Glyph x scale relative to the height when not 1 (TEXT 41, non-uniform insert scales). */
+      widthFactor?: number;
+      /** Oblique angle in degrees when not 0. */
+      oblique?: number;
+      /** MTEXT runs per line when it has stacks; `text` holds their plain reading. */
+      runs?: MtextRun[][];
+    };
 
 interface Context {
   transform: Affine;
@@ -269,22 +292,24 @@ function arrowhead(vertices: Vec2[], size: number): Vec2[] {
 }
 
 function textPrimitive(g: TextGeometry, m: Affine, color: ResolvedColor, layer: string): Primitive {
-  const text: Primitive = {
-    kind: 'text',
-    text: g.text,
-    at: apply(m, g.at),
-    height: g.height * scaleOf(m),
-    rotation: g.rotation + rotationOf(m),
-    hAlign: g.hAlign,
-    vAlign: g.vAlign,
-    mtext: g.mtext,
-    color,
-    layer,
-  };
-  if (g.tag !== undefined) text.tag = g.tag;
-  // MTEXT reference width: lines wrap to it when drawn
-  if (g.mtext && g.width > 0) text.wrapWidth = g.width * scaleOf(m);
-  return text;
+  return transformText({ kind: 'text', text: g.text, at: g.at, height: g.height, rotation: g.rotation, hAlign: g.hAlign, vAlign: g.vAlign, mtext: g.mtext, color, layer, ...(g.tag === undefined ? {} : { tag: g.tag }), ...(g.mtext && g.width > 0 ? { wrapWidth: g.width } : {}), ...(g.mirrored ? { mirrored: true } : {}), ...(g.widthFactor ? { widthFactor: g.widthFactor } : {}), ...(g.oblique ? { oblique: g.oblique } : {}), ...(g.runs ? { runs: g.runs } : {}) }, m);
+}
+
+/**
+ * A text primitive moved through an affine map (block insert, viewport): position, height, and
+ * frame (rotation, mirroring, width factor; see transformTextFrame). MTEXT wraps to its
+ * reference width measured along the moved baseline.
+ */
+export function transformText(p: Extract<Primitive, { kind: 'text' }>, m: Affine): Extract<Primitive, { kind: 'text' }> {
+  const before = p.widthFactor ?? 1;
+  const { frame, heightScale } = transformTextFrame({ rotation: p.rotation, mirrored: p.mirrored === true, widthFactor: before }, m);
+  const out: Extract<Primitive, { kind: 'text' }> = { ...p, at: apply(m, p.at), height: p.height * heightScale, rotation: frame.rotation };
+  if (frame.mirrored) out.mirrored = true;
+  else delete out.mirrored;
+  if (Math.abs(frame.widthFactor - 1) > 1e-9) out.widthFactor = frame.widthFactor;
+  else delete out.widthFactor;
+  if (p.wrapWidth !== undefined) out.wrapWidth = (p.wrapWidth * heightScale * frame.widthFactor) / before;
+  return out;
 }
 
 function emitInsert(doc: DxfDocument, g: Extract<DxfGeometry, { kind: 'insert' }>, ctx: Context, layer: string, color: ResolvedColor, out: Primitive[]): void {
