@@ -112,9 +112,9 @@ export function clipPattern(loops: Vec2[][], lines: PatternLine[], limits: Patte
         const ha = ((a.x - f.base.x) * f.n.x + (a.y - f.base.y) * f.n.y) / f.spacing;
         const hb = ((b.x - f.base.x) * f.n.x + (b.y - f.base.y) * f.n.y) / f.spacing;
         if (ha === hb) continue; // parallel to the lines: touches, never crosses
-        // half-open rule: a vertex exactly on a line counts for one of its two edges only
-        const from = Math.max(k0, Math.floor(Math.min(ha, hb)) + 1);
-        const to = Math.min(k1, Math.floor(Math.max(ha, hb)));
+        // half-open rule (low ≤ k < high): a vertex exactly on a line counts for one of its two edges only
+        const from = Math.max(k0, Math.ceil(Math.min(ha, hb)));
+        const to = Math.min(k1, Math.ceil(Math.max(ha, hb)) - 1);
         for (let k = from; k <= to; k++) {
           if (--crossingsLeft < 0) return { segments, complete: false };
           const lambda = (k - ha) / (hb - ha);
@@ -135,6 +135,7 @@ export function clipPattern(loops: Vec2[][], lines: PatternLine[], limits: Patte
       for (let s = 0; s + 1 < ts.length; s += 2) {
         const t0 = ts[s] as number;
         const t1 = ts[s + 1] as number;
+        if (t1 - t0 <= 1e-12 * Math.max(1, Math.abs(t0))) continue; // a corner touching the line: two crossings, nothing inside
         if (f.dashes.length === 0) {
           if (segments.push([at(t0), at(t1)]) > limits.maxSegments) return { segments: segments.slice(0, limits.maxSegments), complete: false };
           continue;
@@ -150,7 +151,7 @@ export function clipPattern(loops: Vec2[][], lines: PatternLine[], limits: Patte
             if (d >= 0) {
               const a = Math.max(pos, t0);
               const b = Math.min(pos + length, t1);
-              if (b >= a && (length > 0 || (pos >= t0 && pos <= t1))) {
+              if (length > 0 ? b > a : pos >= t0 && pos <= t1) {
                 if (segments.push([at(a), at(b)]) > limits.maxSegments) return { segments: segments.slice(0, limits.maxSegments), complete: false };
               }
             }
