@@ -1,9 +1,15 @@
 import { readHatchLoops } from './hatchParser';
+import { readHatchGradient, readHatchPattern } from './hatchPatterns';
+import { readMline } from './mlines';
+import { proxyGraphicsBytes } from './proxyGraphics';
 import type { DxfEntity, DxfGeometry, TextGeometry } from './model';
 import type { TagStream } from './tags';
 import { decodeDxfEscapes, mtextToPlain, parseMtext, plainText, type MbcsDecoder } from './textEscapes';
 import { mtextFrame, textGenerationFrame } from './textFrame';
 import { TagView } from './tagView';
+
+/** Largest proxy graphics stream read from one entity (a TArch wall is under 2 KB). */
+const MAX_PROXY_GRAPHICS_BYTES = 4 * 1024 * 1024;
 
 /** Reads the common fields and the geometry of the entity whose tags are [start, end). */
 export function parseEntity(tags: TagStream, start: number, end: number, decodeMbcs?: MbcsDecoder): DxfEntity {
@@ -33,8 +39,12 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'line', a: v.point(10), b: v.point(11), z1: v.num(30), z2: v.num(31) };
     case 'POINT':
       return { kind: 'point', at: v.point(10) };
-    case 'VERTEX':
-      return { kind: 'vertex', at: v.point(10), bulge: v.num(42), flags: v.num(70) };
+    case 'VERTEX': {
+      const flags = v.num(70);
+      const vertex: DxfGeometry = { kind: 'vertex', at: v.point(10), bulge: v.num(42), flags };
+      if ((flags & 128) !== 0 && (flags & 64) === 0) vertex.indices = [71, 72, 73, 74].map((code) => Math.trunc(v.num(code)));
+      return vertex;
+    }
     case 'CIRCLE':
       return { kind: 'circle', center: v.point(10), radius: v.num(40) };
     case 'ARC':
@@ -44,6 +54,10 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     case 'LWPOLYLINE':
       return withWidth({ kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 }, v.num(43));
     case 'POLYLINE':
+      if ((v.num(70) & 80) !== 0) {
+        const flags = v.num(70);
+        return { kind: 'mesh', polyface: (flags & 64) !== 0, m: v.num(71), n: v.num(72), smoothM: v.num(73), smoothN: v.num(74), closedM: (flags & 1) !== 0, closedN: (flags & 32) !== 0, edges: [] };
+      }
       return withWidth({ kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 }, v.num(40) === v.num(41) ? v.num(40) : 0);
     case 'SPLINE':
       return { kind: 'spline', degree: v.num(71, 3), controlPoints: v.points(10), knots: v.numbers(40), weights: v.numbers(41), fitPoints: v.points(11), closed: (v.num(70) & 1) === 1 };
@@ -83,7 +97,7 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       };
     }
     case 'HATCH':
-      return { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
+      return hatchGeometry(v);
     case 'LEADER':
       // 71 = arrowhead flag (absent means on, as AutoCAD writes it)
       return { kind: 'leader', vertices: v.points(10), text: '', arrow: v.num(71, 1) !== 0 };
@@ -99,6 +113,8 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
     case 'VIEWPORT':
       return viewportGeometry(v);
+    case 'MLINE':
+      return readMline(v);
     case 'IMAGE':
     case 'WIPEOUT':
       return { kind: 'image', at: v.point(10), u: v.point(11), v: v.point(12), size: v.point(13, { x: 1, y: 1 }), boundary: v.points(14), wipeout: type === 'WIPEOUT', imageDef: v.str(340).trim(), name: '' };
@@ -108,9 +124,20 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       const length = Math.hypot(d.x, d.y) || 1;
       return { kind: 'xline', at: v.point(10), direction: { x: d.x / length, y: d.y / length }, ray: type === 'RAY' };
     }
-    default:
-      return { kind: 'other' };
+    default: {
+      // custom objects keep a picture of themselves (proxy graphics) for programs without their application
+      const graphics = proxyGraphicsBytes(v.tags.codes, v.tags.values as ArrayLike<string>, v.start, v.end, MAX_PROXY_GRAPHICS_BYTES);
+      return graphics ? { kind: 'proxy', graphics } : { kind: 'other' };
+    }
   }
+}
+
+function hatchGeometry(v: TagView): DxfGeometry {
+  const g: Extract<DxfGeometry, { kind: 'hatch' }> = { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
+  const gradient = readHatchGradient(v);
+  if (gradient) g.gradient = gradient;
+  else if (!g.solid) g.pattern = readHatchPattern(v);
+  return g;
 }
 
 function withWidth(g: Extract<DxfGeometry, { kind: 'polyline' }>, width: number): DxfGeometry {

@@ -1,3 +1,5 @@
+import type { MlineStyle, MlineVertex } from './mlines';
+import type { HatchGradient, HatchPattern } from './hatchPatterns';
 import type { DxfProblem, TagStream } from './tags';
 import type { MtextRun } from './textEscapes';
 
@@ -92,16 +94,23 @@ export interface ViewportGeometry {
 export type DxfGeometry =
   | { kind: 'line'; a: Vec2; b: Vec2; z1: number; z2: number }
   | { kind: 'point'; at: Vec2 }
-  | { kind: 'vertex'; at: Vec2; bulge: number; flags: number }
+  | { kind: 'vertex'; at: Vec2; bulge: number; flags: number; /** polyface face record: vertex indices 71–74 (1-based, < 0 = hidden edge) */ indices?: number[] }
   | { kind: 'circle'; center: Vec2; radius: number }
   | { kind: 'arc'; center: Vec2; radius: number; startAngle: number; endAngle: number }
   | { kind: 'ellipse'; center: Vec2; majorAxis: Vec2; ratio: number; startParam: number; endParam: number }
+  /**
+   * A POLYLINE polygon mesh (flag 16, M × N vertices) or polyface mesh (flag 64): its visible
+   * edges, filled in from the VERTEX records; `m`/`n` (71/72) and the smoothed grid (73/74)
+   * size a polygon mesh, `closedM`/`closedN` are 70 bits 1 and 32.
+   */
+  | { kind: 'mesh'; polyface: boolean; m: number; n: number; smoothM: number; smoothN: number; closedM: boolean; closedN: boolean; edges: [Vec2, Vec2][] }
   | { kind: 'polyline'; vertices: PolyVertex[]; closed: boolean; /** constant width in drawing units (LWPOLYLINE 43, POLYLINE 40 = 41) */ width?: number }
   | { kind: 'spline'; degree: number; controlPoints: Vec2[]; knots: number[]; weights: number[]; fitPoints: Vec2[]; closed: boolean }
   | TextGeometry
   | InsertGeometry
   | { kind: 'dimension'; blockName: string; dimType: number; measurement: number | null; textOverride: string; defPoint: Vec2; textAt: Vec2; points: Vec2[] }
-  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
+  /** Boundary loops (edges flattened); a pattern hatch draws its pattern lines clipped to them, a gradient hatch blends its colours. */
+  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean; pattern?: HatchPattern; gradient?: HatchGradient }
   | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
   /**
@@ -113,6 +122,10 @@ export type DxfGeometry =
   /** XLINE (infinite both ways) or RAY (infinite forward) through `at` along the unit `direction`. */
   | { kind: 'xline'; at: Vec2; direction: Vec2; ray: boolean }
   | ViewportGeometry
+  /** MLINE: its style (340 handle / 2 name, upper case), flags (71) and vertices with miters and element parameters. */
+  | { kind: 'mline'; styleHandle: string; styleName: string; flags: number; vertices: MlineVertex[] }
+  /** A custom object (ACAD_PROXY_ENTITY, or an entity type no reader knows) drawn from its proxy graphics stream. */
+  | { kind: 'proxy'; graphics: Uint8Array }
   | { kind: 'other' };
 
 export interface DxfEntity {
@@ -217,4 +230,6 @@ export interface DxfDocument {
   sections: TagRange[];
   tables: TagRange[];
   problems: DxfProblem[];
+  /** MLINESTYLE objects (OBJECTS section), for the colours and caps of MLINE elements. */
+  mlineStyles?: MlineStyle[];
 }

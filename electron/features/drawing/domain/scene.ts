@@ -56,13 +56,36 @@ export function layoutScene(index: DrawingIndex, layoutName: string, bbox: Box):
         if (viewport.frozenLayers.has(entity.layer.toUpperCase())) continue;
         for (const p of take(entity)) if (!viewport.frozenLayers.has(p.layer.toUpperCase())) primitives.push(toSheet(p, viewport.toPaper, paperLinetypes));
       }
-      parts.push({ primitives, clip: viewport.clip, viewport });
+      parts.push(...inDrawingOrder({ primitives, clip: viewport.clip, viewport }));
     }
   }
   const own: Primitive[] = [];
   for (const entity of index.entitiesIn(layout, bbox)) own.push(...take(entity));
-  parts.push({ primitives: own });
+  parts.push(...inDrawingOrder({ primitives: own }));
   return parts;
+}
+
+/**
+ * A part cut at its WIPEOUT masks: a renderer draws each part in one go (batched by colour), so
+ * what comes before a mask goes in a part of its own, the mask in the next, and the rest after it.
+ */
+export function inDrawingOrder(part: ScenePart): ScenePart[] {
+  if (!part.primitives.some((p) => p.kind === 'path' && p.mask)) return [part];
+  const out: ScenePart[] = [];
+  let run: Primitive[] = [];
+  let masks = false;
+  const flush = (): void => {
+    if (run.length > 0) out.push({ ...part, primitives: run });
+    run = [];
+  };
+  for (const p of part.primitives) {
+    const mask = p.kind === 'path' && p.mask === true;
+    if (mask !== masks) flush();
+    masks = mask;
+    run.push(p);
+  }
+  flush();
+  return out;
 }
 
 /**

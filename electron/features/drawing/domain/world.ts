@@ -1,5 +1,8 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
-import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, scaleOf, splinePoints, type Affine } from './geometry';
+import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
+import { hatchPatternSegments } from './hatchFill';
+import { mlineEntities } from './mlines';
+import { proxyEntities } from './proxyEntities';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
 import type { MtextRun } from './textEscapes';
 import { transformTextFrame } from './textFrame';
@@ -30,6 +33,10 @@ export type Primitive =
        * extends them across the picture (both ways, or forward for a ray). Extents ignore the infinity.
        */
       infinite?: 'both' | 'forward';
+      /** WIPEOUT: filled with the background, hiding what was drawn before it (the scene keeps the order). */
+      mask?: true;
+      /** Gradient HATCH: the outline is filled blending `colors` (the fill colour `color` is the first). */
+      gradient?: { name: string; /** radians, counter-clockwise */ angle: number; shift: number; colors: ResolvedColor[]; /** one-colour gradient: the first colour blends towards black (0) or white (1) */ tint?: number };
     }
   | {
       kind: 'text';
@@ -155,13 +162,14 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
   const lineType = resolveLineType(doc, entity, layer, ctx);
   const dashes = dashPattern(doc, lineType, entity.lineTypeScale ?? 1, scaleOf(ctx.transform));
   const m = ctx.transform;
-  const path = (points: Vec2[], closed = false, filled = false, width = 0): void => {
-    if (points.length === 0) return;
+  const path = (points: Vec2[], closed = false, filled = false, width = 0, dashed = true): Extract<Primitive, { kind: 'path' }> | undefined => {
+    if (points.length === 0) return undefined;
     const p: Primitive = { kind: 'path', points: points.map((q) => apply(m, q)), closed, filled, color, layer };
     if (weight > 0 && weight !== DEFAULT_WEIGHT) p.weight = weight / 100;
     if (width > 0) p.width = width * scaleOf(m);
-    if (dashes && !filled) p.dashes = dashes;
+    if (dashes && !filled && dashed) p.dashes = dashes;
     out.push(p);
+    return p;
   };
   const g: DxfGeometry = entity.geometry;
   switch (g.kind) {
@@ -183,12 +191,29 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'polyline':
       path(bulgePolylinePoints(g.vertices, g.closed), false, false, g.width ?? 0);
       return;
+    case 'mesh':
+      for (const [a, b] of g.edges) path([a, b]);
+      return;
     case 'spline':
       path(g.controlPoints.length > 1 ? splinePoints(g.degree, g.controlPoints, g.knots, g.weights) : g.fitPoints, g.closed);
       return;
-    case 'hatch':
-      for (const loop of g.loops) path(loop, true, g.solid);
+    case 'hatch': {
+      if (g.gradient) {
+        const colors = g.gradient.colors.map((c) => (c.rgb === undefined ? { aci: c.aci } : { aci: c.aci, rgb: c.rgb }));
+        const oneColor = g.gradient.oneColor || colors.length === 1;
+        const gradient = { name: g.gradient.name, angle: g.gradient.angle + (rotationOf(m) * Math.PI) / 180, shift: g.gradient.shift, colors: colors.length > 0 ? (oneColor ? colors.slice(0, 1) : colors) : [color], ...(oneColor ? { tint: g.gradient.tint } : {}) };
+        for (const loop of g.loops) {
+          const p = path(loop, true, true);
+          if (p) p.gradient = gradient;
+        }
+        return;
+      }
+      // pattern lines are drawn continuous: their dashes are the pattern's own
+      const pattern = hatchPatternSegments(doc, g);
+      if (pattern) for (const [a, b] of pattern.segments) path([a, b], false, false, 0, false);
+      else for (const loop of g.loops) path(loop, true, g.solid);
       return;
+    }
     case 'leader':
       path(g.vertices);
       if (g.arrow) path(arrowhead(g.vertices, leaderArrowSize(doc)), true, true);
@@ -199,8 +224,11 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       return;
     case 'image': {
       const outline = imageOutline(g);
-      // A WIPEOUT masks what was drawn before it; the batched renderer has no drawing order, so it is not drawn.
-      if (g.wipeout) return;
+      if (g.wipeout) {
+        const mask = path(outline, true, true);
+        if (mask) mask.mask = true;
+        return;
+      }
       path(outline, true);
       const [p0, , p2] = outline;
       if (g.name && p0 && p2) {
@@ -223,6 +251,16 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'insert':
       emitInsert(doc, g, { ...ctx, blockWeight: weight, blockLineType: lineType }, layer, color, out);
       return;
+    case 'mline': {
+      const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
+      for (const child of mlineEntities(entity, g, doc.mlineStyles)) emit(doc, child, inner, out);
+      return;
+    }
+    case 'proxy': {
+      const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
+      for (const child of proxyEntities(doc, entity, g.graphics)) emit(doc, child, inner, out);
+      return;
+    }
     case 'dimension':
       emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
       return;

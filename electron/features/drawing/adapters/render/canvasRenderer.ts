@@ -6,6 +6,7 @@ import type { Primitive, ResolvedColor } from '../../domain/world';
 import { AppError } from '../../../../../shared/errors';
 import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
 import { aciToRgb, cssColorOnWhite } from './aciColors';
+import { drawGradientFills } from './gradientFill';
 import { encodePng } from './pngEncoder';
 import { loadTextFont, TextFont } from './textFont';
 import { compositeTexts, GlyphMasks, maskable } from './glyphMasks';
@@ -20,6 +21,8 @@ export const DEFAULT_CJK_FONT_FILES = [
 ];
 /** The Simplified Chinese face of the collection (Chinese drawings are the main audience). */
 const CJK_FACE = 'NotoSansCJKsc-Regular';
+/** The sheet colour (WIPEOUT masks are filled with it). */
+const BACKGROUND = '#ffffff';
 /** Texts smaller than this many pixels are unreadable anyway and cost render time. */
 const MIN_TEXT_PX = 2;
 
@@ -67,7 +70,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
       const scene = layoutScene(index, layout, bbox);
       const canvas = createCanvas(view.width, view.height);
       const ctx = canvas.getContext('2d');
-      ctx.fillStyle = '#ffffff';
+      ctx.fillStyle = BACKGROUND;
       ctx.fillRect(0, 0, view.width, view.height);
       for (const part of scene) drawPart(ctx, part, view, font, masks, hiddenLayers);
       ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -95,6 +98,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
   const strokes = new Map<string, Primitive[]>();
   const texts: TextPrimitive[] = [];
   const greeked: TextPrimitive[] = [];
+  const gradients: Extract<Primitive, { kind: 'path' }>[] = [];
   const reach = Math.hypot(bbox.maxX - bbox.minX, bbox.maxY - bbox.minY) + Math.hypot((bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2);
   for (const raw of part.primitives) {
     // The viewer's layer toggles: left out like a layer that is off (names compared upper-case).
@@ -104,10 +108,14 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
       continue;
     }
     const p = raw.infinite ? extendAcross(raw, reach) : raw;
+    if (p.gradient) {
+      gradients.push(p);
+      continue;
+    }
     const target = p.filled ? fills : strokes;
     // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
     const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
-    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
+    const key = p.mask ? BACKGROUND : p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
     const list = target.get(key);
     if (list) list.push(p);
     else target.set(key, [p]);
@@ -146,6 +154,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
     ctx.lineWidth = 0.5;
     ctx.stroke();
   }
+  drawGradientFills(ctx, gradients, px, py);
   for (const [key, list] of strokes) {
     const [color, width, dash] = key.split('|') as [string, string, string];
     trace(list);
