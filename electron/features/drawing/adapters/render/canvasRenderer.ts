@@ -9,6 +9,7 @@ import { aciToRgb, cssColorOnWhite } from './aciColors';
 import { drawGradientFills } from './gradientFill';
 import { encodePng } from './pngEncoder';
 import { loadTextFont, TextFont } from './textFont';
+import { compositeTexts, GlyphMasks, maskable } from './glyphMasks';
 import { drawGreeked, drawTexts } from './textPainter';
 
 /** Where Debian/Ubuntu (fonts-noto-cjk) and Fedora put the Noto CJK collections. */
@@ -55,6 +56,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
   const family = `CadSight ${metrics.postscriptName ?? CJK_FACE} ${file}`;
   if (!GlobalFonts.has(family) && !GlobalFonts.register(face, family)) throw new AppError('CAD_RENDER_FONT_MISSING', `the rasteriser could not load the font ${file}`, { data: { fontFiles } });
   const font = new TextFont(metrics, family);
+  const masks = new GlyphMasks(font);
   return {
     async render({ index, layout, bbox, maxEdge, highlight, hiddenLayers }) {
       const w = bbox.maxX - bbox.minX;
@@ -70,7 +72,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = BACKGROUND;
       ctx.fillRect(0, 0, view.width, view.height);
-      for (const part of scene) drawPart(ctx, part, view, font, hiddenLayers);
+      for (const part of scene) drawPart(ctx, part, view, font, masks, hiddenLayers);
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.strokeStyle = '#ff0000';
       ctx.lineWidth = 3;
@@ -81,7 +83,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
   };
 }
 
-function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFont, hiddenLayers?: ReadonlySet<string>): void {
+function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFont, masks: GlyphMasks, hiddenLayers?: ReadonlySet<string>): void {
   const { bbox, s } = view;
   const px = (x: number): number => (x - bbox.minX) * s;
   const py = (y: number): number => (bbox.maxY - y) * s;
@@ -162,8 +164,11 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
     ctx.stroke();
   }
   ctx.setLineDash([]);
-  // texts per colour: one fill style change per colour, not per text
-  for (const [list, draw] of [[greeked, drawGreeked], [texts, drawTexts]] as const) {
+  // axis-aligned small texts from cached glyph masks; the others by Skia, per colour
+  const composited = texts.filter((t) => maskable(t, view, font));
+  compositeTexts(ctx, composited, view, font, masks, (t) => colorOf(t.color));
+  const drawn = composited.length === texts.length ? [] : texts.filter((t) => !maskable(t, view, font));
+  for (const [list, draw] of [[greeked, drawGreeked], [drawn, drawTexts]] as const) {
     for (const [color, group] of groupBy(list, (t) => colorOf(t.color))) {
       ctx.fillStyle = color;
       draw(ctx, group, view, font);

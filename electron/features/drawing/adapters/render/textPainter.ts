@@ -21,7 +21,7 @@ const BAR = 0.07;
  * glyphs' up direction (mirrored texts have it 90° clockwise from the baseline), oblique texts
  * sheared so glyph tops lean forward; origin at the anchor pixel.
  */
-function frameMatrix(p: TextPrimitive, view: TextView): [number, number, number, number, number, number] {
+export function frameMatrix(p: TextPrimitive, view: TextView): [number, number, number, number, number, number] {
   const r = (p.rotation * Math.PI) / 180;
   const cos = Math.cos(r);
   const sin = Math.sin(r);
@@ -36,13 +36,14 @@ function frameMatrix(p: TextPrimitive, view: TextView): [number, number, number,
 }
 
 /** Pixel offset (y down) of the first line's baseline below the anchor: top, middle, bottom, baseline alignment. */
-function firstBaseline(p: TextPrimitive, size: number, lines: number): number {
+export function firstBaseline(p: TextPrimitive, size: number, lines: number): number {
   const pitch = size * MTEXT_LINE_PITCH;
   const block = size + (lines - 1) * pitch;
   return p.vAlign === 3 ? size : p.vAlign === 2 ? size - block / 2 : p.vAlign === 1 ? size - block : -(lines - 1) * pitch;
 }
 
-const lineShift = (p: TextPrimitive, width: number): number => (p.hAlign === 1 ? -width / 2 : p.hAlign === 2 ? -width : 0);
+/** Offset of a line's start from the anchor for its horizontal alignment (same units as `width`). */
+export const lineShift = (p: TextPrimitive, width: number): number => (p.hAlign === 1 ? -width / 2 : p.hAlign === 2 ? -width : 0);
 
 /**
  * Draws texts with the canvas's own text drawing in the registered face (Skia caches glyph
