@@ -58,10 +58,10 @@ export const SET_STATE_FILE = 'set-state.json';
 export const SET_REPORT_JSON = 'set-report.json';
 export const SET_REPORT_MARKDOWN = 'set-report.md';
 
-/** The DXF files of a folder (not recursive), sorted. Errors: REVIEW_SET_EMPTY. */
+/** The DXF files of a folder (not recursive), sorted; a review's own annotated copies (`*.ai-review.dxf`) are not drawings of the set. Errors: REVIEW_SET_EMPTY. */
 export function setFiles(folder: string): string[] {
   const files = readdirSync(folder, { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.dxf'))
+    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.dxf') && !e.name.toLowerCase().endsWith('.ai-review.dxf'))
     .map((e) => e.name)
     .sort();
   if (files.length === 0) throw new AppError('REVIEW_SET_EMPTY', `${folder} holds no .dxf file to review.`, { data: { folder } });
