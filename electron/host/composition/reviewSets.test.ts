@@ -38,7 +38,7 @@ function startApp() {
   const router = createIpcRouter(channels, { ...createReviewHandlers(workspace), ...createReviewSetHandlers(workspace) }, (channel, error) => {
     throw new Error(`internal error in ${channel}: ${String(error)}`);
   });
-  const call = (channel: keyof typeof channels, input: unknown = {}) => router.dispatch(channel, input, { transport: 'test' });
+  const call = (channel: keyof typeof channels, input: unknown = {}): Promise<any> => router.dispatch(channel, input, { transport: 'test' });
   const ok = async (channel: keyof typeof channels, input: unknown = {}): Promise<any> => {
     const result = await call(channel, input);
     if (!result.ok) throw new Error(`${channel} failed: ${result.error.code} ${result.error.message}`);
