@@ -1,6 +1,7 @@
 import { cadgenEn, cadgenZh } from './catalog/cadgen';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
+import { reviewSetEn, reviewSetZh } from './catalog/reviewSet';
 import { systemCheckEn, systemCheckZh } from './catalog/systemCheck';
 import { visionEn, visionZh } from './catalog/vision';
 
@@ -14,6 +15,7 @@ export const en = {
   ...shellEn,
   ...cadgenEn,
   ...reviewEn,
+  ...reviewSetEn,
   ...visionEn,
   ...systemCheckEn,
 } as const;
@@ -24,6 +26,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
   ...cadgenZh,
   ...reviewZh,
+  ...reviewSetZh,
   ...visionZh,
   ...systemCheckZh,
 };

@@ -4,12 +4,13 @@ import type { Locale } from '../i18n/messages';
 import { createCadgenSlice, type CadgenSlice } from './cadgenSlice';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createReviewSlice, type ReviewSlice } from './reviewSlice';
+import { createReviewSetSlice, type ReviewSetSlice } from './reviewSetSlice';
 import { createReviewViewerSlice, type ReviewViewerSlice } from './reviewViewerSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & ReviewViewerSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & ReviewSetSlice & ReviewViewerSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -22,6 +23,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
       ...createSettingsSlice(context),
       ...createCadgenSlice(context),
       ...createReviewSlice(context),
+      ...createReviewSetSlice(context),
       ...createReviewViewerSlice(context),
       ...createVisionSlice(context),
     };
