@@ -10,7 +10,6 @@ import type {
   writePlanSchema,
   writeResultSchema,
 } from '../../shared/ipc/contracts/review';
-import type { ReviewSetSlice } from './reviewSetSlice';
 import type { ReviewViewerSlice } from './reviewViewerSlice';
 import type { ShellSlice } from './shellSlice';
 import type { SliceContext } from './types';
@@ -116,7 +115,8 @@ const readError = (file: File): AppErrorData => ({ code: 'REVIEW_UPLOAD_UNREADAB
 export const drawingKey = (drawing: DrawingOverview | null): string | null =>
   drawing === null ? null : drawing.source.kind === 'cad' ? `cad:${drawing.source.label}` : `${drawing.source.kind}:${drawing.source.path}`;
 
-export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewSetSlice & ReviewViewerSlice>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
+/** `set`: the drawing set shown in the main area (reviewSetSlice; named here, not imported, as that slice builds on this one). */
+export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewViewerSlice & { set: unknown }>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
   let subscribed = false;
   /** Frame pictures being fetched, by drawing and key: a card mounted twice asks once. */
   const loadingImages = new Set<string>();
