@@ -147,6 +147,21 @@ describe('drawing sets in the Review view', () => {
     expect(screen.getByTestId('set-view')).toBeTruthy();
   });
 
+  it('a single dropped DXF opens as the drawing; several dropped files become a set', async () => {
+    const app = setup();
+    await mount(app.store);
+    const view = screen.getByTestId('review-view');
+    await act(async () => {
+      fireEvent.drop(view, { dataTransfer: { files: [dxf('one.dxf')], items: [] } });
+    });
+    await waitFor(() => expect(app.calls.some((c) => c.channel === 'reviewOpenDxf')).toBe(true));
+    expect(app.calls.some((c) => c.channel === 'reviewSetCreate')).toBe(false);
+    await act(async () => {
+      fireEvent.drop(view, { dataTransfer: { files: [dxf('x.dxf'), dxf('y.dxf')], items: [] } });
+    });
+    await waitFor(() => expect(app.calls.filter((c) => c.channel === 'reviewSetAddFile').map((c) => c.input.fileName)).toEqual(['x.dxf', 'y.dxf']));
+  });
+
   it('speaks Simplified Chinese', async () => {
     const app = setup('zh-CN');
     app.finish();
