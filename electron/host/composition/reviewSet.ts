@@ -148,6 +148,8 @@ export async function runReviewSet(options: ReviewSetOptions, deps: ReviewSetDep
       if (!reused) {
         deps.onProgress({ kind: 'started', file, done, total: files.length });
         const entry = await reviewOne(file, reportDir, stat);
+        // Cut short by the cancel: not reviewed, so not recorded (the next run reviews it).
+        if (deps.signal?.aborted && !existsSync(path.join(options.out, reportDir, 'report.json'))) return;
         state[file] = entry;
         writeJson(path.join(options.out, SET_STATE_FILE), { version: 1, files: state });
       }

@@ -106,6 +106,26 @@ describe('drawing sets in the app', () => {
     expect((await app.ok('reviewGetSet', { setId })).report.files).toHaveLength(2);
   }, 120_000);
 
+  it('stops a running set when cancelled and continues it on the next start', async () => {
+    const app = startApp();
+    const { setId } = await app.ok('reviewSetCreate', { name: 'Stop' });
+    for (let i = 1; i <= 6; i++) await app.ok('reviewSetAddFile', { setId, fileName: `s${i}.dxf`, dataBase64: b64(iso) });
+    await app.ok('reviewSetStart', { setId, checklistPath: null, llm: false, model: null });
+    expect(await app.ok('reviewSetCancel', { setId })).toEqual({ cancelled: true });
+    expect(await app.ended(setId)).toMatchObject({ status: 'cancelled', error: { code: 'REVIEW_CANCELLED' } });
+    const stopped = await app.ok('reviewGetSet', { setId });
+    expect(stopped.set.status).toBe('cancelled');
+    expect(stopped.report).toBeNull();
+    const kept = stopped.files.filter((f: any) => f.state === 'done').map((f: any) => f.file);
+    app.events.length = 0;
+    await app.ok('reviewSetStart', { setId, checklistPath: null, llm: false, model: null });
+    expect(await app.ended(setId)).toMatchObject({ status: 'completed' });
+    const again = app.events.filter((e) => e.event === 'reviewSetProgress' && e.payload.file.state === 'reviewing').map((e) => e.payload.file.file);
+    expect(again.filter((f: string) => kept.includes(f))).toEqual([]);
+    expect((await app.ok('reviewGetSet', { setId })).report.files).toHaveLength(6);
+    expect((await app.ok('reviewSetCancel', { setId })).cancelled).toBe(false);
+  }, 120_000);
+
   it('refuses files that are not DXF drawings and unknown sets with typed errors', async () => {
     const app = startApp();
     const { setId } = await app.ok('reviewSetCreate', { name: 'Refusals' });

@@ -107,7 +107,8 @@ export function createSetManager(options: SetManagerOptions) {
       if (now) return now;
       const entry = state[file];
       if (!entry) return { file, state: 'pending', exitCode: null, findings: 0, runId: null, error: null };
-      return { file, state: entry.error ? 'failed' : 'done', exitCode: entry.exitCode, findings: entry.findings ?? 0, runId: entry.runId ?? null, error: entry.error ?? null };
+      // Exit code 2 without a typed error: the review itself ended failed (its run says why).
+      return { file, state: entry.error || entry.exitCode === 2 ? 'failed' : 'done', exitCode: entry.exitCode, findings: entry.findings ?? 0, runId: entry.runId ?? null, error: entry.error ?? null };
     });
   };
 
@@ -169,7 +170,7 @@ export function createSetManager(options: SetManagerOptions) {
         const view: SetFileView =
           event.kind === 'started'
             ? { file: event.file, state: 'reviewing', exitCode: null, findings: 0, runId: null, error: null }
-            : { file: event.file, state: event.error ? 'failed' : 'done', exitCode: event.exitCode, findings: event.findings, runId: event.runId, error: event.error };
+            : { file: event.file, state: event.error || event.exitCode === 2 ? 'failed' : 'done', exitCode: event.exitCode, findings: event.findings, runId: event.runId, error: event.error };
         if (event.kind === 'started') live.set(event.file, view);
         else live.delete(event.file);
         options.onProgress({ setId: input.setId, done: event.done, total: event.total, file: view });
