@@ -70,6 +70,14 @@ describe('SHT-002 centring marks (GB/T 14689)', () => {
     expect(drafts[0]!.message).toContain('no centring mark on the bottom side(s)');
   });
 
+  it('accepts a mark drawn in two pieces that meet at the border, as QCAD draws them', () => {
+    const piece = (side: string, from: number, to: number): EntitySummary => ({ handle: `P-${side}-${from}`, type: 'LINE', layer: '图框', bbox: { minX: 210, minY: from, maxX: 210, maxY: to } });
+    const drafts = run(sheet(1, 0, 0), evidence(1, 0, 0, [...marks(1, 0, 0, ['top', 'left', 'right']), piece('bottom', 5, 10), piece('bottom', 10, 15)]));
+    expect(drafts).toEqual([]);
+    const apart = run(sheet(1, 0, 0), evidence(1, 0, 0, [...marks(1, 0, 0, ['top', 'left', 'right']), piece('bottom', 2, 6), piece('bottom', 10, 15)]));
+    expect(apart[0]!.message).toContain('no centring mark on the bottom side(s)');
+  });
+
   it('stays silent on sheets that are not GB: English texts, no recognised trim, a border on the trim, or a format not listed', () => {
     const bare = (frame: Frame, ev: FrameEvidence) => run(frame, { ...ev, marginEntities: [] });
     expect(bare(sheet(1, 0, 0), evidence(1, 0, 0, [], false))).toEqual([]);

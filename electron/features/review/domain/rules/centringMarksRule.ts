@@ -11,6 +11,8 @@ const MARK_TYPES = new Set(['LINE', 'LWPOLYLINE', 'POLYLINE']);
 const MARK_THICKNESS_MM = 1;
 /** It must reach at least this far past the inner border into the frame, and start this far outside it (mm). */
 const MARK_OVERLAP_MM = 1;
+/** Pieces of one mark may leave a gap this small between them (mm). */
+const MARK_JOIN_MM = 0.5;
 
 type Side = 'bottom' | 'top' | 'left' | 'right';
 const SIDES: readonly Side[] = ['bottom', 'right', 'top', 'left'];
@@ -68,20 +70,31 @@ export const centringMarksRule: FrameRule<ParamsOf<'centring_marks'>> = (item, p
     // No margin between trim and border on this side: nothing says where a mark would start.
     if (borderDepth < MARK_OVERLAP_MM * 2 * mm) return [];
     const middle = side === 'bottom' || side === 'top' ? (sheet.minX + sheet.maxX) / 2 : (sheet.minY + sheet.maxY) / 2;
-    const marks = candidates.filter((e) => {
-      const v = fromSide(side, sheet, e.bbox);
-      return (
-        v.alongMax - v.alongMin <= MARK_THICKNESS_MM * mm &&
-        Math.abs((v.alongMin + v.alongMax) / 2 - middle) <= params.offsetToleranceMm * mm &&
-        v.depthMin >= -MARK_OVERLAP_MM * mm &&
-        v.depthMin <= borderDepth - MARK_OVERLAP_MM * mm &&
-        v.depthMax >= borderDepth + MARK_OVERLAP_MM * mm &&
-        v.depthMax <= borderDepth + params.maxInsideMm * mm
-      );
-    });
+    // Strokes on the side's middle line, short enough to be a mark (not an axis or a border).
+    const strokes = candidates
+      .map((e) => ({ e, v: fromSide(side, sheet, e.bbox) }))
+      .filter(({ v }) => v.alongMax - v.alongMin <= MARK_THICKNESS_MM * mm && Math.abs((v.alongMin + v.alongMax) / 2 - middle) <= params.offsetToleranceMm * mm && v.depthMin >= -MARK_OVERLAP_MM * mm && v.depthMax <= borderDepth + params.maxInsideMm * mm)
+      .sort((a, b) => a.v.depthMin - b.v.depthMin);
+    // A mark may be drawn in pieces that meet at the border (QCAD's ISO templates do): join touching strokes.
+    const marks: EntitySummary[] = [];
+    let run: { from: number; to: number; parts: EntitySummary[] } | null = null;
+    const close = (): void => {
+      if (run && run.from <= borderDepth - MARK_OVERLAP_MM * mm && run.to >= borderDepth + MARK_OVERLAP_MM * mm) marks.push(...run.parts);
+    };
+    for (const { e, v } of strokes) {
+      if (run && v.depthMin <= run.to + MARK_JOIN_MM * mm) {
+        run.to = Math.max(run.to, v.depthMax);
+        run.parts.push(e);
+      } else {
+        close();
+        run = { from: v.depthMin, to: v.depthMax, parts: [e] };
+      }
+    }
+    close();
     if (marks.length === 0) missing.push(side);
-    // The layer's lineweight is what prints (unset = by default, not judged).
-    else if (marks.every((e) => (weights.get(e.layer.toUpperCase()) ?? -1) >= 0 && weights.get(e.layer.toUpperCase())! < params.minLineWeightMm * 100)) thin.push(side);
+    // The layer's lineweight is what prints. Unset (negative) is not judged, nor 0: QCAD writes 0
+    // on every layer of its templates, so 0 says nothing about the pen.
+    else if (marks.every((e) => (weights.get(e.layer.toUpperCase()) ?? -1) > 0 && weights.get(e.layer.toUpperCase())! < params.minLineWeightMm * 100)) thin.push(side);
   }
   if (missing.length === 0 && thin.length === 0) return [];
   const parts = [
