@@ -7,6 +7,8 @@
 // drawing's memory plus a bounded cache, whatever its size).
 import { copyFileSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
@@ -169,6 +171,15 @@ async function peakMemory<T>(work: () => Promise<T>): Promise<{ value: T; peakRs
   }
 }
 
+// Retained memory needs a real collection: expose gc for this process (the peak figures do not use it).
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+/** Heap in use after a full collection: what is still referenced, not what awaits collection. */
+const liveHeapMb = (): number => {
+  gc();
+  return round(process.memoryUsage().heapUsed / 2 ** 20);
+};
+
 /** Set sizes measured; the growth ratio compares the largest with the smallest (same drawings, repeated). */
 const SET_SIZES = [10, 60];
 const SET_SOURCES = [sample, ...['mech_flange_3frames_modelspace_DERIVED.dxf', 'frame_iso_en_a3_titleblock.dxf', 'mech_flange_layouts.dxf', 'gh209_1_symbol_border_R2010.dxf', 'cn_arch_gh109_1_R2000_GBK_DERIVED.dxf'].map((f) => path.join(repoRoot, 'electron/testSupport/fixtures/dxf', f))];
@@ -186,7 +197,10 @@ async function drawingSet() {
     mkdirSync(folder);
     for (let i = 0; i < size; i++) copyFileSync(SET_SOURCES[i % SET_SOURCES.length]!, path.join(folder, `sheet-${String(i + 1).padStart(2, '0')}.dxf`));
     const options = { folder, out: path.join(work, `set-${size}-out`), jobs: 2, locale: 'zh-CN' as const };
+    const liveBefore = liveHeapMb();
     const set = await peakMemory(() => runReviewSet(options, { reviewFile, now: () => new Date(), onProgress: () => undefined }));
+    // The set report is still held here (as any caller holds it); everything else must be gone.
+    const retainedMb = round(liveHeapMb() - liveBefore);
     const resumed = await peakMemory(() => runReviewSet(options, { reviewFile, now: () => new Date(), onProgress: () => undefined }));
     sets.push({
       files: size,
@@ -195,6 +209,7 @@ async function drawingSet() {
       perFileMs: round(set.ms / size),
       peakRssMb: set.peakRssMb,
       peakHeapMb: set.peakHeapMb,
+      retainedHeapMb: retainedMb,
       resumedMs: resumed.ms,
       findings: set.value.findings.length,
       crossSheet: set.value.crossSheet.length,
@@ -212,6 +227,9 @@ async function drawingSet() {
     /** Peak RSS of the largest set over the smallest: ~1 when memory does not grow with the set. */
     rssGrowth: round(big.peakRssMb / small.peakRssMb, 2),
     heapGrowth: round(big.peakHeapMb / small.peakHeapMb, 2),
+    /** Heap still referenced after the largest set over after the smallest (after a full collection each). */
+    retainedSmallMb: small.retainedHeapMb,
+    retainedBigMb: big.retainedHeapMb,
     filesGrowth: round(big.files / small.files, 1),
   };
 }
@@ -237,8 +255,8 @@ Machine: ${r.machine.cpus} CPUs, Node ${r.machine.node}; medians of ${r.runs} ru
 | 4 frames, screenshot latency ${r.concurrency.screenshotLatencyMs} ms: frame phase at concurrency 4 vs 1 | ${r.concurrency.framePhaseParallel4Ms} ms vs ${r.concurrency.framePhaseSerialMs} ms → **${r.concurrency.framePhaseSpeedup}×** | target ≥ ${r.concurrency.target}× |
 | same, whole run incl. planning, drawing-wide reads and report | ${r.concurrency.parallel4Ms} ms vs ${r.concurrency.serialMs} ms → ${r.concurrency.speedup}× | (fixed part does not parallelise) |
 | LLM orchestration overhead on the sample, model answering in ${r.llm.modelLatencyMs} ms, 3 frames | ${round(r.llm.overheadShare * 100, 2)} % of ${r.llm.wallMs} ms | model ${r.llm.modelMs} ms + backend ${r.llm.backendMs} ms excluded; target < ${r.llm.target * 100} % |
-${r.set.sets.map((x) => `| drawing set: ${x.files} files (\`cadsight review <folder> --jobs ${x.jobs}\`), rules only | ${x.setMs} ms (${x.perFileMs} ms/file), ${x.findings} findings, ${x.crossSheet} cross-sheet, ${x.failedFiles} failed files; peak RSS ${x.peakRssMb} MB, heap ${x.peakHeapMb} MB | resumed run ${x.resumedMs} ms (nothing to redo) |`).join('\n')}
-| drawing set memory growth, ${r.set.sets[r.set.sets.length - 1]!.files} vs ${r.set.sets[0]!.files} files (${r.set.filesGrowth}× the files) | peak RSS ×${r.set.rssGrowth}, peak heap ×${r.set.heapGrowth} | largest drawing alone: RSS ${r.set.oneDrawingPeakRssMb} MB, heap ${r.set.oneDrawingPeakHeapMb} MB (${r.set.oneDrawingMs} ms) |
+${r.set.sets.map((x) => `| drawing set: ${x.files} files (\`cadsight review <folder> --jobs ${x.jobs}\`), rules only | ${x.setMs} ms (${x.perFileMs} ms/file), ${x.findings} findings, ${x.crossSheet} cross-sheet, ${x.failedFiles} failed files; peak RSS ${x.peakRssMb} MB, heap ${x.peakHeapMb} MB; heap still held afterwards ${x.retainedHeapMb} MB | resumed run ${x.resumedMs} ms (nothing to redo) |`).join('\n')}
+| drawing set memory growth, ${r.set.sets[r.set.sets.length - 1]!.files} vs ${r.set.sets[0]!.files} files (${r.set.filesGrowth}× the files) | peak RSS ×${r.set.rssGrowth}, peak heap ×${r.set.heapGrowth}; heap held after the set ${r.set.retainedSmallMb} → ${r.set.retainedBigMb} MB | largest drawing alone: RSS ${r.set.oneDrawingPeakRssMb} MB, heap ${r.set.oneDrawingPeakHeapMb} MB (${r.set.oneDrawingMs} ms) |
 | context per frame (request bytes incl. the 1280 px PNG screenshot) | ${r.llm.contextBytesPerFrame} B (max request ${r.llm.maxRequestBytes} B), ~${r.llm.estimatedTextTokensPerFrame} tokens if all were text | evidence text capped at ${r.llm.evidenceBudgetChars} chars/frame (~15k tokens) + ≤ 10 images of ≤ 1280 px |
 `;
 mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
