@@ -1,4 +1,5 @@
 import { cadgenEn, cadgenZh } from './catalog/cadgen';
+import { generationEn, generationZh } from './catalog/generation';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
 import { reviewSetEn, reviewSetZh } from './catalog/reviewSet';
@@ -14,6 +15,7 @@ import { visionEn, visionZh } from './catalog/vision';
 export const en = {
   ...shellEn,
   ...cadgenEn,
+  ...generationEn,
   ...reviewEn,
   ...reviewSetEn,
   ...visionEn,
@@ -25,6 +27,7 @@ export type MessageKey = keyof typeof en;
 export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
   ...cadgenZh,
+  ...generationZh,
   ...reviewZh,
   ...reviewSetZh,
   ...visionZh,

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppBridge } from '../../shared/ipc/channels';
 import type { Locale } from '../i18n/messages';
 import { createCadgenSlice, type CadgenSlice } from './cadgenSlice';
+import { createGenerationSlice, type GenerationSlice } from './generationSlice';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createReviewSlice, type ReviewSlice } from './reviewSlice';
 import { createReviewSetSlice, type ReviewSetSlice } from './reviewSetSlice';
@@ -10,7 +11,7 @@ import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & ReviewSetSlice & ReviewViewerSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & CadgenSlice & GenerationSlice & ReviewSlice & ReviewSetSlice & ReviewViewerSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -22,6 +23,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
       ...createShellSlice(context, initialLocale),
       ...createSettingsSlice(context),
       ...createCadgenSlice(context),
+      ...createGenerationSlice(context),
       ...createReviewSlice(context),
       ...createReviewSetSlice(context),
       ...createReviewViewerSlice(context),
