@@ -143,9 +143,10 @@ async function llmOverhead() {
       backendMs: round(tools.ms),
       overheadShare: round((wall - usage.llmLatencyMs - tools.ms) / wall, 4),
       target: 0.05,
-      contextBytesPerFrame: round(usage.contextBytes / usage.llmCalls, 0),
+      // Per frame: the run also accounts the one short tool-call probe before the frames (~1 KB).
+      contextBytesPerFrame: round(usage.contextBytes / 3, 0),
       maxRequestBytes: Math.max(...requestBytes),
-      estimatedTextTokensPerFrame: round(usage.contextBytes / usage.llmCalls / 4, 0),
+      estimatedTextTokensPerFrame: round(usage.contextBytes / 3 / 4, 0),
       evidenceBudgetChars: MAX_EVIDENCE_CHARS,
     };
   } finally {
