@@ -1,46 +1,8 @@
-import type { Vec2 } from './model';
+import type { GradientColor, HatchGradient, HatchPattern, PatternLine } from './model';
 import type { TagView } from './tagView';
 import { numberAt } from './tagView';
 
-/**
- * One pattern line family of a HATCH, as the entity stores it (already scaled and rotated):
- * line k of the family runs through `base + k·offset` at `angle` degrees, dashed by `dashes`
- * (> 0 dash, < 0 gap, 0 dot; empty = continuous).
- */
-export interface PatternLine {
-  angle: number;
-  base: Vec2;
-  offset: Vec2;
-  dashes: number[];
-}
-
-/** The pattern of a HATCH: its name, scale and angle (for rebuilding from acad.pat) and its own lines. */
-export interface HatchPattern {
-  name: string;
-  scale: number;
-  angle: number;
-  /** Group 77: cross-hatched (a second family at +90°), only used when rebuilding from the table. */
-  double: boolean;
-  lines: PatternLine[];
-}
-
-/** A colour stored in a gradient: ACI (group 63) and 24-bit RGB (group 421) when present. */
-export interface GradientColor {
-  aci: number;
-  rgb?: number;
-}
-
-/** A gradient fill (groups 450–470): type name (LINEAR, SPHERICAL…), angle in radians, centred or shifted. */
-export interface HatchGradient {
-  name: string;
-  angle: number;
-  /** Group 461: 0 = centred, 1 = shifted to one end. */
-  shift: number;
-  /** Group 452: 1 = one colour blended with a tint of white/black (`tint`, group 462). */
-  oneColor: boolean;
-  tint: number;
-  colors: GradientColor[];
-}
+export type { GradientColor, HatchGradient, HatchPattern, PatternLine };
 
 /** Most pattern line families and dash items read from one entity (a damaged count cannot run away). */
 const MAX_FAMILIES = 64;

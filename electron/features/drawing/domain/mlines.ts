@@ -1,29 +1,8 @@
-import type { DxfEntity, DxfGeometry, Vec2 } from './model';
+import type { DxfEntity, DxfGeometry, MlineElement, MlineStyle, MlineVertex, Vec2 } from './model';
 import type { TagStream } from './tags';
 import { nextZero, numberAt, TagView } from './tagView';
 
-/** One line of an MLINESTYLE: its offset (49, in style units), colour (62) and linetype (6). */
-export interface MlineElement {
-  offset: number;
-  color: number;
-  lineType: string;
-}
-
-/** An MLINESTYLE object: flags (70: 16/256 square start/end caps), element lines. */
-export interface MlineStyle {
-  handle: string;
-  name: string;
-  flags: number;
-  elements: MlineElement[];
-}
-
-/** One MLINE vertex: position (11), miter direction (13) and, per style element, its parameters (74 × 41). */
-export interface MlineVertex {
-  at: Vec2;
-  miter: Vec2;
-  /** params[e][0] is element e's distance from the vertex along the miter (scale included). */
-  params: number[][];
-}
+export type { MlineElement, MlineStyle, MlineVertex };
 
 export type MlineGeometry = Extract<DxfGeometry, { kind: 'mline' }>;
 

@@ -1,5 +1,3 @@
-import type { MlineStyle, MlineVertex } from './mlines';
-import type { HatchGradient, HatchPattern } from './hatchPatterns';
 import type { DxfProblem, TagStream } from './tags';
 import type { MtextRun } from './textEscapes';
 
@@ -19,6 +17,69 @@ export interface Box {
 export interface PolyVertex extends Vec2 {
   /** tan(θ/4) of the arc to the next vertex; 0 for a straight segment. */
   bulge: number;
+}
+
+/**
+ * One pattern line family of a HATCH, as the entity stores it (already scaled and rotated):
+ * line k of the family runs through `base + k·offset` at `angle` degrees, dashed by `dashes`
+ * (> 0 dash, < 0 gap, 0 dot; empty = continuous).
+ */
+export interface PatternLine {
+  angle: number;
+  base: Vec2;
+  offset: Vec2;
+  dashes: number[];
+}
+
+/** The pattern of a HATCH: its name, scale and angle (for rebuilding from acad.pat) and its own lines. */
+export interface HatchPattern {
+  name: string;
+  scale: number;
+  angle: number;
+  /** Group 77: cross-hatched (a second family at +90°), only used when rebuilding from the table. */
+  double: boolean;
+  lines: PatternLine[];
+}
+
+/** A colour stored in a gradient: ACI (group 63) and 24-bit RGB (group 421) when present. */
+export interface GradientColor {
+  aci: number;
+  rgb?: number;
+}
+
+/** A gradient fill (groups 450–470): type name (LINEAR, SPHERICAL…), angle in radians, centred or shifted. */
+export interface HatchGradient {
+  name: string;
+  angle: number;
+  /** Group 461: 0 = centred, 1 = shifted to one end. */
+  shift: number;
+  /** Group 452: 1 = one colour blended with a tint of white/black (`tint`, group 462). */
+  oneColor: boolean;
+  tint: number;
+  colors: GradientColor[];
+}
+
+/** One line of an MLINESTYLE: its offset (49, in style units), colour (62) and linetype (6). */
+export interface MlineElement {
+  offset: number;
+  color: number;
+  lineType: string;
+}
+
+/** An MLINESTYLE object: flags (70: 16/256 square start/end caps), element lines. */
+export interface MlineStyle {
+  handle: string;
+  name: string;
+  flags: number;
+  elements: MlineElement[];
+}
+
+/** One MLINE vertex: position (11), miter direction (13) and, per style element, its parameters (74 × 41). */
+export interface MlineVertex {
+  at: Vec2;
+  miter: Vec2;
+  /** params[e][0] is element e's distance from the vertex along the miter (scale included). */
+  params: number[][];
 }
 
 export interface TextGeometry {

@@ -26,6 +26,8 @@ export function toSheet(p: Primitive, m: Affine, paperLinetypes = true): Primiti
   if (p.kind === 'path') {
     const moved = { ...p, points: p.points.map((q) => apply(m, q)) };
     if (p.dashes && !paperLinetypes) moved.dashes = p.dashes.map((d) => d * scaleOf(m));
+    // a polyline width is model geometry: it shrinks with the view like the points do
+    if (p.width) moved.width = p.width * scaleOf(m);
     return moved;
   }
   return transformText(p, m);
