@@ -1,6 +1,6 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
 import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
-import { dimensionText } from './dimensionText';
+import { fillDimensionPlaceholders } from './dimensionText';
 import { hatchPatternSegments } from './hatchFill';
 import { mlineEntities } from './mlines';
 import { proxyEntities } from './proxyEntities';
@@ -265,8 +265,7 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'dimension': {
       const first = out.length;
       emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
-      const own = dimensionText(doc, entity, out.slice(first).filter((p) => p.kind === 'text'));
-      if (own) out.push(textPrimitive(own, m, color, layer));
+      fillDimensionPlaceholders(doc, entity, out.slice(first).filter((p) => p.kind === 'text'));
       return;
     }
     default:
