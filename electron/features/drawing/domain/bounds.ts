@@ -1,3 +1,4 @@
+import { AppError } from '../../../../shared/errors';
 import { BlockExpansion, MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
 import { emptyBox, extendBox, unionBox } from './geometry';
 import type { Box, DxfDocument, DxfEntity, DxfLayout, Vec2 } from './model';
@@ -113,7 +114,15 @@ export class DrawingIndex {
 
   private boxOfPrimitives(entity: DxfEntity): Box {
     const box = emptyBox();
-    for (const p of flattenEntity(this.doc, entity)) unionBox(box, primitiveBox(p));
+    let primitives: Primitive[];
+    try {
+      primitives = flattenEntity(this.doc, entity);
+    } catch (error) {
+      // over the budget only while drawing (dense hatch patterns): the block-graph box still places it
+      if (error instanceof AppError && error.code === 'CAD_DXF_TOO_COMPLEX') return this.expansion.box(entity);
+      throw error;
+    }
+    for (const p of primitives) unionBox(box, primitiveBox(p));
     return box;
   }
 }

@@ -31,6 +31,12 @@ describe('HATCH patterns', () => {
     expect(hatchOf(doc).pattern).toMatchObject({ name: 'MY_OWN', lines: [{ angle: 0, dashes: [2, -1] }] });
   });
 
+  it('counts pattern pieces against the expansion budget (CAD_DXF_TOO_COMPLEX instead of unbounded output)', () => {
+    const doc = load(squareHatch('MY_OWN\n52\n0\n41\n1\n77\n0\n78\n1\n53\n0\n43\n0\n44\n0.5\n45\n0\n46\n1\n79\n2\n49\n2\n49\n-1\n98\n0\n'));
+    expect(() => flattenEntity(doc, doc.layouts[0]!.entities[0]!, { budget: 20 })).toThrow(expect.objectContaining({ code: 'CAD_DXF_TOO_COMPLEX' }));
+    expect(flattenEntity(doc, doc.layouts[0]!.entities[0]!, { budget: 100 })).toHaveLength(40);
+  });
+
   it('falls back to the acad.pat definition when the entity only names a standard pattern, scaled for a metric drawing', () => {
     const doc = load(squareHatch('ANSI31\n52\n0\n41\n1\n77\n0\n78\n0\n98\n0\n'), '9\n$MEASUREMENT\n70\n1\n');
     const clipped = hatchPatternSegments(doc, hatchOf(doc));

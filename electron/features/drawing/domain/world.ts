@@ -211,6 +211,8 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       }
       // pattern lines are drawn continuous: their dashes are the pattern's own
       const pattern = hatchPatternSegments(doc, g);
+      // pattern pieces count against the expansion budget: a dense hatch in a block inserted many times stays bounded
+      if (pattern && (ctx.budget.remaining -= pattern.segments.length) < 0) throw tooComplex(ctx.budget.root, Number.POSITIVE_INFINITY, MAX_EXPANDED_ENTITIES);
       if (pattern) for (const [a, b] of pattern.segments) path([a, b], false, false, 0, false);
       else for (const loop of g.loops) path(loop, true, g.solid);
       return;
