@@ -1,5 +1,6 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
 import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
+import { fillDimensionPlaceholders } from './dimensionText';
 import { hatchPatternSegments } from './hatchFill';
 import { mlineEntities } from './mlines';
 import { proxyEntities } from './proxyEntities';
@@ -263,9 +264,12 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       for (const child of proxyEntities(doc, entity, g.graphics)) emit(doc, child, inner, out);
       return;
     }
-    case 'dimension':
+    case 'dimension': {
+      const first = out.length;
       emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
+      fillDimensionPlaceholders(doc, entity, out.slice(first).filter((p) => p.kind === 'text'));
       return;
+    }
     default:
       return;
   }
