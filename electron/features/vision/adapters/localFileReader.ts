@@ -54,10 +54,15 @@ export function createLocalFileReader(options: LocalFileOptions) {
     // Messages name the resolved path that was tried (relative and ~ paths are resolved against
     // a working directory the caller may not know), as picsense does.
     const shown = absolute;
-    const real = await realpath(absolute).catch((error: unknown) => {
-      throw fsError(error, shown);
-    });
     const allowed = await roots();
+    // Without allowed roots any target may be read and the kernel follows symlinks itself, so
+    // the realpath round trip is only needed for the containment check.
+    const real =
+      allowed.length === 0
+        ? absolute
+        : await realpath(absolute).catch((error: unknown) => {
+            throw fsError(error, shown);
+          });
     if (allowed.length > 0 && !allowed.some((root) => isPathInside(root, real, style))) {
       const target = real === absolute ? shown : `${shown} (resolves to ${real})`;
       throw visionError('VISION_PATH_NOT_ALLOWED', `${target} is outside the allowed folders.`, { allowedRoots: options.allowedRoots.length, path: absolute });
