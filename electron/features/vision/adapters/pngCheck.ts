@@ -1,4 +1,4 @@
-import { crc32, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
+import { crc32, inflateSync, type ZlibOptions } from 'node:zlib';
 
 /**
  * A PNG whose chunks hold nothing libvips would act on beyond the pixels: no EXIF (so its
@@ -33,8 +33,12 @@ const PLAIN_ANCILLARY: Record<string, (data: Uint8Array) => boolean> = {
     return nul >= 1 && nul <= 79 && !String.fromCharCode(...d.subarray(0, nul)).startsWith('Raw profile');
   },
 };
-/** Decompressed sizes up to this are inflated on the calling thread (a thread hop costs more). */
-const SYNC_INFLATE_BYTES = 1 << 20;
+/**
+ * Decoded size up to which pngPixelsIntact is the cheaper check: libvips costs ~0.5 ms of thread
+ * hops and pipeline set-up even for an icon, but inflates large images faster (zlib-ng, off the
+ * event loop), so bigger PNGs are left to it. 256 KiB is a 300×300 RGB screenshot.
+ */
+const CHECKABLE_DECODED_BYTES = 256 * 1024;
 
 const be32 = (b: Uint8Array, o: number) => ((b[o]! << 24) >>> 0) + ((b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!);
 const type = (b: Uint8Array, o: number) => String.fromCharCode(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!);
@@ -95,39 +99,38 @@ function readHeader(data: Uint8Array): Omit<PlainPngLayout, 'chunks' | 'idat'> |
   return { width, height, bitDepth, colourType };
 }
 
-/** What zlib returns with `info: true`: the output and how much input the stream consumed. */
-interface Inflated {
-  buffer: Buffer;
-  engine: { bytesWritten: number };
+/** Bytes of the filtered rows a plain PNG's image data inflates to. */
+function decodedBytes(layout: PlainPngLayout): { rowBytes: number; total: number } {
+  const rowBytes = Math.ceil((layout.width * CHANNELS[layout.colourType]! * layout.bitDepth) / 8);
+  return { rowBytes, total: layout.height * (rowBytes + 1) };
 }
 
-/** Inflates with `info` (so trailing bytes after the zlib stream are seen), at most `maxOutputLength` bytes. */
-function inflateWithInfo(data: Uint8Array, maxOutputLength: number): Inflated | Promise<Inflated> {
-  const options = { maxOutputLength, info: true } as ZlibOptions;
-  if (maxOutputLength <= SYNC_INFLATE_BYTES) return inflateSync(data, options) as unknown as Inflated;
-  return new Promise((resolve, reject) => inflate(data, options, (error, result) => (error ? reject(error) : resolve(result as unknown as Inflated))));
+/** True when checking the pixels here (pngPixelsIntact) is cheaper than a libvips decode. */
+export function isCheckablePng(layout: PlainPngLayout): boolean {
+  return decodedBytes(layout).total <= CHECKABLE_DECODED_BYTES;
 }
 
 /**
  * True when a plain PNG is intact: every chunk CRC matches, the IDAT stream is one complete zlib
  * stream (Adler-32 checked by zlib, nothing after it) that inflates to exactly the rows the
  * header declares, and every row starts with a valid filter type (0–4). That is all a decoder
- * needs from a non-interlaced PNG with a full palette, so libvips would decode it too.
+ * needs from a non-interlaced PNG with a full palette, so libvips would decode it too. It
+ * inflates on the calling thread: meant for PNGs that pass isCheckablePng.
  */
-export async function pngPixelsIntact(bytes: Uint8Array, layout: PlainPngLayout): Promise<boolean> {
+export function pngPixelsIntact(bytes: Uint8Array, layout: PlainPngLayout): boolean {
   for (const [typeOffset, length] of layout.chunks) {
     if (crc32(bytes.subarray(typeOffset, typeOffset + 4 + length)) !== be32(bytes, typeOffset + 4 + length)) return false;
   }
-  const rowBytes = Math.ceil((layout.width * CHANNELS[layout.colourType]! * layout.bitDepth) / 8);
-  const expected = layout.height * (rowBytes + 1);
+  const { rowBytes, total } = decodedBytes(layout);
   const compressed = layout.idat.length === 1 ? layout.idat[0]! : Buffer.concat(layout.idat);
-  let result: Inflated;
+  let result: { buffer: Buffer; engine: { bytesWritten: number } };
   try {
-    result = await inflateWithInfo(compressed, expected);
+    // `info` reports how much input the stream consumed, so bytes after its end are seen.
+    result = inflateSync(compressed, { maxOutputLength: total, info: true } as ZlibOptions) as unknown as typeof result;
   } catch {
     return false; // truncated, damaged, or more data than the header declares
   }
-  if (result.buffer.length !== expected || result.engine.bytesWritten !== compressed.length) return false;
-  for (let row = 0; row < expected; row += rowBytes + 1) if (result.buffer[row]! > 4) return false;
+  if (result.buffer.length !== total || result.engine.bytesWritten !== compressed.length) return false;
+  for (let row = 0; row < total; row += rowBytes + 1) if (result.buffer[row]! > 4) return false;
   return true;
 }

@@ -5,7 +5,7 @@ import { fitScale, planImage, type ImageLimits } from '../domain/imageLimits';
 import type { PixelRect } from '../domain/imageMath';
 import { sniffImage, type ImageFormat, type SniffedImage } from '../domain/imageSniff';
 import type { EncodedImage, ImageProcessor, PreparedImage } from '../ports/imageProcessor';
-import { plainPngLayout, pngPixelsIntact } from './pngCheck';
+import { isCheckablePng, plainPngLayout, pngPixelsIntact } from './pngCheck';
 import { encodeSmallestPng } from './pngEncoding';
 
 export interface SharpProcessorOptions {
@@ -102,10 +102,10 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       const plan = planImage(width, height, options.limits);
       const mustReencode = plan.kind !== 'keep' || (orientation ?? 1) > 1 || sniffed.format === 'gif';
       if (!mustReencode) {
-        // A truncated or corrupt file must be refused here, not by the provider. An intact plain
-        // PNG is proven decodable without libvips (pngPixelsIntact); anything else is decoded once
+        // A truncated or corrupt file must be refused here, not by the provider. A small plain PNG
+        // is proven decodable without libvips (pngPixelsIntact); anything else is decoded once
         // (a raw decode, not stats(): stats() also computes per-channel statistics, ~20× slower).
-        if (!(plain && (await pngPixelsIntact(bytes, plain)))) {
+        if (!(plain && isCheckablePng(plain) && pngPixelsIntact(bytes, plain))) {
           try {
             await (await input(bytes)).raw().toBuffer();
           } catch (error) {
