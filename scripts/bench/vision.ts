@@ -1,6 +1,7 @@
 // npm run bench:vision — preprocessing, payload and token figures for 4000×3000 drawings and
 // photos, first-call request size, MCP round-trip overhead, cold start and peak memory under
 // image bombs. Every figure is compared with a baseline measured in the same run.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -209,11 +210,15 @@ async function overheadVsForwarder(image: Uint8Array, calls: number, warmup = 3)
 
 async function main() {
   const loadBefore = loadavg()[0]!;
+  // Dirty pages of the build and of other processes are written back first (and this runs
+  // before the phases that write megabytes to SQLite): on ext4 a turn's fsync can also wait for
+  // the kernel to write back pages of files it never touched.
+  execFileSync('sync');
+  const tiny = await overheadVsForwarder(await solidPng(64, 64, [30, 90, 200]), 30);
   const pre = await preprocessing();
   const first = await firstCallBytes(pre.lineArt);
   const firstMono = await firstCallBytes(pre.monochrome);
   const trips = [await roundTrip(0, 20), await roundTrip(250, 10), await roundTrip(2000, 5)];
-  const tiny = await overheadVsForwarder(await solidPng(64, 64, [30, 90, 200]), 30);
   const big = await overheadVsForwarder(pre.lineArt, 5, 1);
   const provider = await startScriptedProvider({ script: () => ({ text: 'ok' }) });
   const dir = mkdtempSync(path.join(tmpdir(), 'cadsight-bench-'));
