@@ -1,6 +1,8 @@
 import { cadgenEn, cadgenZh } from './catalog/cadgen';
+import { generationEn, generationZh } from './catalog/generation';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
+import { reviewSetEn, reviewSetZh } from './catalog/reviewSet';
 import { systemCheckEn, systemCheckZh } from './catalog/systemCheck';
 import { visionEn, visionZh } from './catalog/vision';
 
@@ -13,7 +15,9 @@ import { visionEn, visionZh } from './catalog/vision';
 export const en = {
   ...shellEn,
   ...cadgenEn,
+  ...generationEn,
   ...reviewEn,
+  ...reviewSetEn,
   ...visionEn,
   ...systemCheckEn,
 } as const;
@@ -23,7 +27,9 @@ export type MessageKey = keyof typeof en;
 export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
   ...cadgenZh,
+  ...generationZh,
   ...reviewZh,
+  ...reviewSetZh,
   ...visionZh,
   ...systemCheckZh,
 };
