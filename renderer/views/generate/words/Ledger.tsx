@@ -34,6 +34,7 @@ function Facts({ event, taskId }: { event: GenLedgerEvent; taskId: string }) {
       {str(event.revision_id) && <span className="mono">{str(event.revision_id)}</span>}
       {str(event.fragment_sha256) && <span className="mono muted" title={str(event.fragment_sha256)!}>{t('gen.ledger.fragment', { hash: str(event.fragment_sha256)!.slice(0, 12) })}</span>}
       {str(event.review_path) && <CandidateReview taskId={taskId} path={str(event.review_path)!} seq={typeof event.sequence === 'number' ? event.sequence : 0} />}
+      {code && event.event === 'waiting' && <span>{knownLabel(t, 'gen.question.code.', code)}</span>}
       {code && <span className="banner-code">{code}</span>}
       {str(event.summary) && event.event !== 'accepted' && <span>{str(event.summary)}</span>}
       {event.event === 'completed' && typeof event.claims_passed === 'number' && <span>{t('gen.ledger.completedClaims', { count: completedClaims(event.claims_passed) })}</span>}

@@ -70,6 +70,15 @@ describe('Describe a part: who asked, and the reviewer verdicts before approval'
     expect(b.calls.genGetArtifact).not.toHaveBeenCalled();
   });
 
+  it('the ledger\'s waiting fact names the question reason in Chinese beside its code', async () => {
+    const b = testBridge(reviewerAsked());
+    b.ledger = [{ schema_version: 'cad.action-ledger.v1', sequence: 1, event: 'waiting', reason: 'missing_dimension', at: '2026-12-01T22:29:00.000Z' }];
+    await renderGenerate(b, 'zh-CN', TASK_ID);
+    const waiting = await screen.findByTestId('gen-ledger-event-1');
+    expect(waiting.textContent).toContain('缺少尺寸');
+    expect(waiting.textContent).toContain('missing_dimension');
+  });
+
   it('REVIEWING_REQUIREMENTS before any review: genShow says null and the drafts stay pending', async () => {
     const detail = inProgressDetail('REVIEWING_REQUIREMENTS', { contract: false });
     detail.requirementsReview = null;
