@@ -138,6 +138,8 @@ export interface ModelTurn {
   tools: LlmToolDefinition[];
   images?: { mimeType: string; data: Uint8Array }[];
   purpose: string;
+  /** Cancels the call (LLM_ABORTED); the coordinator passes its run's stop signal. */
+  signal?: AbortSignal;
 }
 
 export type ModelReply = { kind: 'call'; name: string; rawArguments: string; usage: LlmUsage } | { kind: 'no_call'; usage: LlmUsage; text: string };
