@@ -23,7 +23,9 @@ const plate = JSON.parse(readFileSync(path.join(repoRoot, 'resources/evals/cadge
 // The cheapest real task: the versioned plate fixture cut to its first requirement and action
 // (one candidate build, one final rebuild), so 120 kill/restart pairs stay affordable.
 const fixture: GenFixture = { ...plate, request: 'Rectangular plate 100 x 60 mm, 8 mm thick', requirements: plate.requirements.slice(0, 1), actions: plate.actions.slice(0, 1) };
-const POINTS: CrashPoint[] = ['candidate_build', 'artifact_stage', 'artifact_publish', 'sqlite_commit', 'ledger_append', 'outbox_dispatch'];
+const ALL_POINTS: CrashPoint[] = ['candidate_build', 'artifact_stage', 'artifact_publish', 'sqlite_commit', 'ledger_append', 'outbox_dispatch'];
+// CADSIGHT_CRASH_POINTS=a,b narrows the points (to replay one); default all six.
+const POINTS = process.env.CADSIGHT_CRASH_POINTS ? ALL_POINTS.filter((p) => process.env.CADSIGHT_CRASH_POINTS?.split(',').includes(p)) : ALL_POINTS;
 const RUNS = Number(process.env.CADSIGHT_CRASH_RUNS ?? 1);
 const SEED = Number(process.env.CADSIGHT_CRASH_SEED ?? 20261201);
 
@@ -145,7 +147,8 @@ describe('generation survives SIGKILL at every crash point', () => {
   });
 
   const random = prng(SEED);
-  const plan = POINTS.flatMap((point) => Array.from({ length: RUNS }, (_, run) => ({ point, run, draw: random() })));
+  // Round robin over the points, so a long run stopped early still covers every point evenly.
+  const plan = Array.from({ length: RUNS }, (_, run) => POINTS.map((point) => ({ point, run, draw: random() }))).flat();
   it.each(plan)('recovers after a kill at $point (run $run)', async ({ point, draw }) => {
     const killAt = 1 + Math.floor(draw * (hitsPerRun[point] ?? 1));
     const dir = newDir();
