@@ -14,6 +14,7 @@ async function openGenerate(): Promise<Page> {
   await page.goto(host.url);
   await page.getByTestId('nav-generate').click();
   await page.getByTestId('generate-view').waitFor();
+  await page.getByTestId('gen-tab-document').click();
   return page;
 }
 

@@ -1,4 +1,5 @@
 import { cadgenEn, cadgenZh } from './catalog/cadgen';
+import { generationEn, generationZh } from './catalog/generation';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
 import { systemCheckEn, systemCheckZh } from './catalog/systemCheck';
@@ -13,6 +14,7 @@ import { visionEn, visionZh } from './catalog/vision';
 export const en = {
   ...shellEn,
   ...cadgenEn,
+  ...generationEn,
   ...reviewEn,
   ...visionEn,
   ...systemCheckEn,
@@ -23,6 +25,7 @@ export type MessageKey = keyof typeof en;
 export const zhCN: Record<MessageKey, string> = {
   ...shellZh,
   ...cadgenZh,
+  ...generationZh,
   ...reviewZh,
   ...visionZh,
   ...systemCheckZh,

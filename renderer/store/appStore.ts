@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppBridge } from '../../shared/ipc/channels';
 import type { Locale } from '../i18n/messages';
 import { createCadgenSlice, type CadgenSlice } from './cadgenSlice';
+import { createGenerationSlice, type GenerationSlice } from './generationSlice';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createReviewSlice, type ReviewSlice } from './reviewSlice';
 import { createReviewViewerSlice, type ReviewViewerSlice } from './reviewViewerSlice';
@@ -9,7 +10,7 @@ import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & CadgenSlice & ReviewSlice & ReviewViewerSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & CadgenSlice & GenerationSlice & ReviewSlice & ReviewViewerSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -21,6 +22,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
       ...createShellSlice(context, initialLocale),
       ...createSettingsSlice(context),
       ...createCadgenSlice(context),
+      ...createGenerationSlice(context),
       ...createReviewSlice(context),
       ...createReviewViewerSlice(context),
       ...createVisionSlice(context),

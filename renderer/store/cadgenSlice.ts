@@ -1,5 +1,6 @@
 import type { AppErrorData } from '../../shared/errors';
 import type { ArtifactKind, CadgenBuildResult, CdslExample, CdslValidation, ProjectionMethodName } from '../../shared/ipc/contracts/cadgen';
+import { base64Bytes } from '../shell/saveFile';
 import type { ShellSlice } from './shellSlice';
 import type { SliceContext } from './types';
 
@@ -41,13 +42,6 @@ export interface CadgenSlice {
   buildCadgenDocument(): Promise<void>;
   /** One artifact's bytes, or null after reporting the typed error to the banner. */
   fetchCadgenArtifact(id: string, kind: ArtifactKind): Promise<Uint8Array | null>;
-}
-
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 export function createCadgenSlice<S extends ShellSlice & CadgenSlice>({ set, get, bridge }: SliceContext<S>): CadgenSlice {
@@ -113,7 +107,7 @@ export function createCadgenSlice<S extends ShellSlice & CadgenSlice>({ set, get
 
     async fetchCadgenArtifact(id, kind) {
       const artifact = get().unwrap(await bridge.cadgenGetArtifact({ id, kind }));
-      return artifact ? base64ToBytes(artifact.base64) : null;
+      return artifact ? base64Bytes(artifact.base64) : null;
     },
   };
 }

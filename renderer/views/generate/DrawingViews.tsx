@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CadgenBuildArtifacts } from '../../../shared/ipc/contracts/cadgen';
-import { useApp, useT } from '../../store/StoreContext';
+import { useT } from '../../store/StoreContext';
 import { Modal } from '../review/Modal';
 import { PanZoom } from '../review/PanZoom';
 
-type ViewName = CadgenBuildArtifacts['views'][number]['view'];
+export type ViewName = CadgenBuildArtifacts['views'][number]['view'];
 
 /**
  * Sheet position (column, row) of each view: first angle puts the top view below the front view and
@@ -30,10 +30,15 @@ function aspectOf(svg: Uint8Array): number {
   return w > 0 && h > 0 ? h / w : 1;
 }
 
-/** The hidden-line views arranged as the projection method prescribes; a click enlarges one with zoom and pan. */
-export function DrawingViews({ views, method }: { views: CadgenBuildArtifacts['views']; method: CadgenBuildArtifacts['projectionMethod'] }) {
+/**
+ * The hidden-line views arranged as the projection method prescribes; a click enlarges one with
+ * zoom and pan. `load` fetches a view's SVG bytes (null = already reported); the views are fetched
+ * again when `loadKey` changes.
+ */
+export function DrawingViews({ views, method, loadKey, load }: { views: readonly ViewName[]; method: CadgenBuildArtifacts['projectionMethod']; loadKey: string; load: (view: ViewName) => Promise<Uint8Array | null> }) {
   const t = useT();
-  const fetchArtifact = useApp((s) => s.fetchCadgenArtifact);
+  const loadRef = useRef(load);
+  loadRef.current = load;
   const [loaded, setLoaded] = useState<Partial<Record<ViewName, LoadedView>>>({});
   const [enlarged, setEnlarged] = useState<ViewName | null>(null);
 
@@ -42,12 +47,12 @@ export function DrawingViews({ views, method }: { views: CadgenBuildArtifacts['v
     const created: string[] = [];
     void (async () => {
       for (const view of views) {
-        const bytes = await fetchArtifact(view.svg, 'svg');
+        const bytes = await loadRef.current(view);
         if (cancelled || !bytes) continue;
         // A blob: URL in <img> renders the SVG without running anything in it (CSP allows blob: images).
         const url = URL.createObjectURL(new Blob([bytes.slice()], { type: 'image/svg+xml' }));
         created.push(url);
-        setLoaded((current) => ({ ...current, [view.view]: { url, aspect: aspectOf(bytes) } }));
+        setLoaded((current) => ({ ...current, [view]: { url, aspect: aspectOf(bytes) } }));
       }
     })();
     return () => {
@@ -55,7 +60,7 @@ export function DrawingViews({ views, method }: { views: CadgenBuildArtifacts['v
       for (const url of created) URL.revokeObjectURL(url);
       setLoaded({});
     };
-  }, [views, fetchArtifact]);
+  }, [loadKey]);
 
   const big = enlarged ? loaded[enlarged] : undefined;
   return (
@@ -68,17 +73,17 @@ export function DrawingViews({ views, method }: { views: CadgenBuildArtifacts['v
       </div>
       <div className="cdsl-drawings">
         {views.map((view) => {
-          const image = loaded[view.view];
+          const image = loaded[view];
           return (
-            <figure key={view.view} className="cdsl-drawing" style={LAYOUT[method][view.view]}>
+            <figure key={view} className="cdsl-drawing" style={LAYOUT[method][view]}>
               {image ? (
-                <button type="button" className="cdsl-drawing-open" onClick={() => setEnlarged(view.view)} title={t('cadgen.drawings.enlarge')} data-testid={`cdsl-drawing-open-${view.view}`}>
-                  <img src={image.url} alt={t(`cadgen.view.${view.view}`)} data-testid={`cdsl-drawing-${view.view}`} />
+                <button type="button" className="cdsl-drawing-open" onClick={() => setEnlarged(view)} title={t('cadgen.drawings.enlarge')} data-testid={`cdsl-drawing-open-${view}`}>
+                  <img src={image.url} alt={t(`cadgen.view.${view}`)} data-testid={`cdsl-drawing-${view}`} />
                 </button>
               ) : (
                 <div className="cdsl-drawing-empty" />
               )}
-              <figcaption>{t(`cadgen.view.${view.view}`)}</figcaption>
+              <figcaption>{t(`cadgen.view.${view}`)}</figcaption>
             </figure>
           );
         })}

@@ -45,6 +45,8 @@ function bridge(overrides: Record<string, (input: never) => Promise<Result<unkno
 
 async function renderView(b: AppBridge, locale: Locale = 'en') {
   const store = createAppStore(b, locale);
+  // These tests cover the CDSL-document tab; "Describe a part" has its own tests (words/).
+  store.getState().setGenTab('document');
   await act(async () => {
     render(
       <StoreProvider store={store}>
@@ -67,7 +69,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('Generate view', () => {
+describe('Generate view, CDSL document tab', () => {
   it('opens an example, builds it and shows claims with badges, features, drawings and a WebGL notice', async () => {
     await renderView(bridge());
     await waitFor(() => expect(screen.getByTestId('cdsl-example').querySelectorAll('option')).toHaveLength(2));

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { useApp, useT } from '../../store/StoreContext';
+import { useT } from '../../store/StoreContext';
 import { createPartScene, type HoveredFace, type PartScene } from './partScene';
 
 type ViewerState = { status: 'loading' } | { status: 'ready' } | { status: 'no-webgl' } | { status: 'not-fetched' } | { status: 'failed'; message: string };
 
+const NO_TOKENS: readonly string[] = [];
 const f3 = (v: number): string => (Math.abs(v) < 5e-4 ? '0' : v.toFixed(3));
 
 /** Kind-specific measurements of a hovered face: Ø and axis for round faces, normal for planes, and area. */
@@ -17,10 +18,24 @@ function faceDetails(t: ReturnType<typeof useT>, face: HoveredFace): string[] {
   return details;
 }
 
-/** The built part in three.js: orbit, fit, and the hovered face's selector token, kind and measurements. */
-export function PartViewer({ glbId }: { glbId: string }) {
+/** Test ids of the generation task view's viewer (the document mode keeps the cdsl-* ones). */
+export interface PartViewerTestIds {
+  /** The canvas box, with data-state loading | ready | error. */
+  box: string;
+  face: string;
+}
+
+const BOX_STATE: Record<ViewerState['status'], 'loading' | 'ready' | 'error'> = { loading: 'loading', ready: 'ready', 'no-webgl': 'error', 'not-fetched': 'error', failed: 'error' };
+
+/**
+ * The built part in three.js: orbit, fit, and the hovered face's selector token, kind and
+ * measurements. `load` fetches the GLB bytes (null = already reported); it runs again when
+ * `loadKey` changes. `highlight` colours the faces with those selector tokens.
+ */
+export function PartViewer({ loadKey, load, highlight = NO_TOKENS, title, testIds }: { loadKey: string; load: () => Promise<Uint8Array | null>; highlight?: readonly string[]; title?: string; testIds?: PartViewerTestIds }) {
   const t = useT();
-  const fetchArtifact = useApp((s) => s.fetchCadgenArtifact);
+  const loadRef = useRef(load);
+  loadRef.current = load;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const sceneRef = useRef<PartScene | null>(null);
   const [state, setState] = useState<ViewerState>({ status: 'loading' });
@@ -54,7 +69,7 @@ export function PartViewer({ glbId }: { glbId: string }) {
     setState((s) => (s.status === 'no-webgl' ? s : { status: 'loading' }));
     setFace(null);
     void (async () => {
-      const bytes = await fetchArtifact(glbId, 'glb');
+      const bytes = await loadRef.current();
       const scene = sceneRef.current;
       if (cancelled || !scene) return;
       if (!bytes) {
@@ -72,17 +87,21 @@ export function PartViewer({ glbId }: { glbId: string }) {
     return () => {
       cancelled = true;
     };
-  }, [glbId, fetchArtifact]);
+  }, [loadKey]);
+
+  useEffect(() => {
+    sceneRef.current?.highlight(highlight);
+  }, [highlight, state.status]);
 
   return (
     <section className="card cdsl-viewer" aria-label={t('cadgen.viewer.title')}>
       <div className="cdsl-card-head">
-        <h2>{t('cadgen.viewer.title')}</h2>
+        <h2>{title ?? t('cadgen.viewer.title')}</h2>
         <button type="button" className="btn-ghost" data-testid="cdsl-fit" disabled={state.status !== 'ready'} onClick={() => sceneRef.current?.fit()}>
           {t('cadgen.viewer.fit')}
         </button>
       </div>
-      <div className="cdsl-canvas-box">
+      <div className="cdsl-canvas-box" data-testid={testIds?.box} data-state={BOX_STATE[state.status]}>
         <canvas ref={canvasRef} className="cdsl-canvas" data-testid="cdsl-canvas" data-state={state.status} />
         {state.status === 'loading' && <div className="cdsl-canvas-note">{t('cadgen.viewer.loading')}</div>}
         {state.status === 'no-webgl' && (
@@ -93,7 +112,7 @@ export function PartViewer({ glbId }: { glbId: string }) {
         {state.status === 'not-fetched' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.fetchFailed')}</div>}
         {state.status === 'failed' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.loadFailed', { message: state.message })}</div>}
       </div>
-      <p className="cdsl-face mono" data-testid="cdsl-face-readout" data-token={face?.token ?? ''}>
+      <p className="cdsl-face mono" data-testid={testIds?.face ?? 'cdsl-face-readout'} data-token={face?.token ?? ''}>
         {face ? [t('cadgen.viewer.face', { token: face.token, kind: face.kind }), ...faceDetails(t, face)].join(' · ') : t('cadgen.viewer.hoverHint')}
       </p>
     </section>

@@ -56,6 +56,8 @@ function faceFromExtras(data: Record<string, unknown>, token: string): HoveredFa
 /** A three.js view of one part: load GLB bytes, orbit, fit, hover-highlight faces. */
 export interface PartScene {
   load(glb: Uint8Array): Promise<void>;
+  /** Colours the faces with these selector tokens (a claim's evidence); [] clears. Survives reloads. */
+  highlight(tokens: readonly string[]): void;
   fit(): void;
   resize(width: number, height: number): void;
   dispose(): void;
@@ -65,6 +67,7 @@ export interface PartScene {
 const ISO_DIRECTION = new Vector3(1, -1, 0.8).normalize();
 const FACE_COLOR = 0xb8bdc7;
 const HOVER_COLOR = 0xf0a020;
+const HIGHLIGHT_COLOR = 0x2f7de1;
 const EDGE_COLOR = 0x1d2330;
 // Room around the part after fitting, as a factor of the tightest camera distance.
 const FIT_MARGIN = 1.15;
@@ -96,12 +99,17 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
   const faceMaterial = new MeshStandardMaterial({ color: FACE_COLOR, metalness: 0.1, roughness: 0.6, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 });
   const hoverMaterial = faceMaterial.clone();
   hoverMaterial.color.set(HOVER_COLOR);
+  const highlightMaterial = faceMaterial.clone();
+  highlightMaterial.color.set(HIGHLIGHT_COLOR);
   const edgeMaterial = new LineBasicMaterial({ color: EDGE_COLOR });
   const raycaster = new Raycaster();
   const pointer = new Vector2();
-  const disposables: { dispose(): void }[] = [faceMaterial, hoverMaterial, edgeMaterial];
+  const disposables: { dispose(): void }[] = [faceMaterial, hoverMaterial, highlightMaterial, edgeMaterial];
   let model: Object3D | null = null;
   let hovered: Mesh | null = null;
+  let highlighted = new Set<string>();
+  /** A face's resting material: highlighted when its token is among the selected claim's faces. */
+  const restingMaterial = (mesh: Mesh): Material => (highlighted.has(String((mesh.userData as Record<string, unknown>).face_token)) ? highlightMaterial : faceMaterial);
   // Until the user orbits, a resize re-frames the part (the first layout may come after loading).
   let framed = false;
 
@@ -113,7 +121,7 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
 
   const setHovered = (next: { mesh: Mesh; face: HoveredFace } | null): void => {
     if (hovered === (next?.mesh ?? null)) return;
-    if (hovered) hovered.material = faceMaterial;
+    if (hovered) hovered.material = restingMaterial(hovered);
     hovered = next?.mesh ?? null;
     if (hovered) hovered.material = hoverMaterial;
     onHover(next?.face ?? null);
@@ -184,10 +192,17 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
         // Shared materials: the GLB's own are replaced so hover can swap a single object.
         for (const material of [node.material].flat() as Material[]) material.dispose();
         // The GLB carries the B-rep edges themselves (seams excluded), so no edges are guessed from triangles.
-        node.material = node instanceof LineSegments ? edgeMaterial : faceMaterial;
+        node.material = node instanceof LineSegments ? edgeMaterial : restingMaterial(node);
       });
       scene.add(model);
       fit();
+    },
+    highlight(tokens) {
+      highlighted = new Set(tokens);
+      model?.traverse((node) => {
+        if (node instanceof Mesh && node !== hovered) node.material = restingMaterial(node);
+      });
+      render();
     },
     fit,
     resize(width, height) {
