@@ -95,11 +95,17 @@ export const evalCommand = {
           ...(suite === 'release' ? RELEASE_FAULTS.flatMap((s) => Array.from({ length: repeats }, (_, i) => ({ name: s.name, fixture: fixtures.find((f) => f.id === s.fixture) ?? loadFixtures(fixturesDir, 'smoke')[0]!, faults: s.name, state: s.state, min: s.min, repeat: i + 1 }))) : []),
         ].filter((s) => !values.only || values.only.split(',').includes(s.name));
         for (const s of scenarios) {
-          const provider = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
           try {
-            results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state, ...(s.min ? { minCounts: s.min } : {}) }));
-          } finally {
-            provider.child.kill('SIGTERM');
+            const provider = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
+            try {
+              results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state, ...(s.min ? { minCounts: s.min } : {}) }));
+            } finally {
+              provider.child.kill('SIGTERM');
+            }
+          } catch (error) {
+            // A harness failure still leaves the report of everything that ran before it.
+            writeReport(outDir, { run_id: runId, mode, suite, status: 'FAILED', aborted_at: `${s.name}#${s.repeat}`, error: (error as Error).message }, results);
+            throw error;
           }
           process.stdout.write(`${line(results[results.length - 1] as ScenarioResult)}\n`);
         }
