@@ -84,9 +84,9 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
   } catch (error) {
     // Failed outside a step (e.g. the commit of a step's own failure): record it on the task so
     // the UI sees a typed error; when even that is impossible the original error propagates.
-    const fresh = deps.repo.load(taskId);
-    if (!isActive(fresh.task.state)) return fresh.task;
     try {
+      const fresh = deps.repo.load(taskId);
+      if (!isActive(fresh.task.state)) return fresh.task;
       deps.repo.commit(taskId, fresh.task.state_version, settleFailure(fresh, error, deps));
     } catch {
       throw error;
