@@ -2,6 +2,7 @@ import { cadgenEn, cadgenZh } from './catalog/cadgen';
 import { generationEn, generationZh } from './catalog/generation';
 import { shellEn, shellZh } from './catalog/shell';
 import { reviewEn, reviewZh } from './catalog/review';
+import { reviewSetEn, reviewSetZh } from './catalog/reviewSet';
 import { systemCheckEn, systemCheckZh } from './catalog/systemCheck';
 import { visionEn, visionZh } from './catalog/vision';
 
@@ -16,6 +17,7 @@ export const en = {
   ...cadgenEn,
   ...generationEn,
   ...reviewEn,
+  ...reviewSetEn,
   ...visionEn,
   ...systemCheckEn,
 } as const;
@@ -27,6 +29,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...cadgenZh,
   ...generationZh,
   ...reviewZh,
+  ...reviewSetZh,
   ...visionZh,
   ...systemCheckZh,
 };

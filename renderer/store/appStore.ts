@@ -5,12 +5,13 @@ import { createCadgenSlice, type CadgenSlice } from './cadgenSlice';
 import { createGenerationSlice, type GenerationSlice } from './generationSlice';
 import { createSettingsSlice, type SettingsSlice } from './settingsSlice';
 import { createReviewSlice, type ReviewSlice } from './reviewSlice';
+import { createReviewSetSlice, type ReviewSetSlice } from './reviewSetSlice';
 import { createReviewViewerSlice, type ReviewViewerSlice } from './reviewViewerSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
-export type AppState = ShellSlice & SettingsSlice & CadgenSlice & GenerationSlice & ReviewSlice & ReviewViewerSlice & VisionSlice;
+export type AppState = ShellSlice & SettingsSlice & CadgenSlice & GenerationSlice & ReviewSlice & ReviewSetSlice & ReviewViewerSlice & VisionSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -24,6 +25,7 @@ export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppSto
       ...createCadgenSlice(context),
       ...createGenerationSlice(context),
       ...createReviewSlice(context),
+      ...createReviewSetSlice(context),
       ...createReviewViewerSlice(context),
       ...createVisionSlice(context),
     };

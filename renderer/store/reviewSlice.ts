@@ -100,7 +100,7 @@ export interface ReviewSlice {
 }
 
 /** A File's bytes as standard base64 (FileReader does the encoding natively, also for large files). */
-function fileToBase64(file: File): Promise<string> {
+export function fileToBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
@@ -115,7 +115,8 @@ const readError = (file: File): AppErrorData => ({ code: 'REVIEW_UPLOAD_UNREADAB
 export const drawingKey = (drawing: DrawingOverview | null): string | null =>
   drawing === null ? null : drawing.source.kind === 'cad' ? `cad:${drawing.source.label}` : `${drawing.source.kind}:${drawing.source.path}`;
 
-export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewViewerSlice>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
+/** `set`: the drawing set shown in the main area (reviewSetSlice; named here, not imported, as that slice builds on this one). */
+export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewViewerSlice & { set: unknown }>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
   let subscribed = false;
   /** Frame pictures being fetched, by drawing and key: a card mounted twice asks once. */
   const loadingImages = new Set<string>();
@@ -138,6 +139,8 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
       // An opened drawing replaces the previous run in the main area (with its selection and write state).
       if (!refresh || get().run?.run.source !== drawing.source.label) {
         put({ run: null, runImages: {}, selectedFrameId: null, selectedFindingId: null, movingFindingId: null, writePlan: null, writeResult: null });
+        // The drawing the user opened takes the main area from an open drawing set too.
+        set({ set: null } as Partial<S>);
       }
       if (drawingKey(drawing) !== drawingKey(get().drawing)) get().resetViewer();
       else get().forgetPictures();

@@ -2,18 +2,21 @@
 // run: (1) rules-only review of the shipped 3-frame sample end to end vs the backend's own tool time
 // for the same calls; (2) 4 frames at concurrency 1 vs 4 on a backend with AutoCAD-like latency;
 // (3) LLM orchestration overhead with a scripted model answering in 2 s, and context per frame;
-// (4) a drawing set of 50 corpus-like files (cadsight review <folder>): set time and peak memory vs
-// reviewing the largest of them alone (the set must need one drawing's memory plus a bounded cache).
+// (4) drawing sets of 10 and 60 corpus-like files (cadsight review <folder>): set time, peak memory
+// and its growth from 10 to 60 files, vs reviewing the largest of them alone (a set must need one
+// drawing's memory plus a bounded cache, whatever its size).
 import { copyFileSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../electron/platform/db/openDatabase';
 import { createLlmGateway } from '../../electron/platform/llm/index';
 import { createFolderOutput, createSqliteReviewStore, parseChecklist, reviewMigrations, startReview, type DrawingSource } from '../../electron/features/review/index';
-import { openDxfReviewEndpoints, reviewExitCode } from '../../electron/host/commands/review';
-import { runReviewSet } from '../../electron/host/commands/reviewSet';
+import { dxfSetFileReviewer, openDxfReviewEndpoints } from '../../electron/host/composition/reviewFiles';
+import { runReviewSet } from '../../electron/host/composition/reviewSet';
 import { createFakeBackend, threeFrameDrawing } from '../../electron/features/review/application/testkit/fakeDrawing';
 import { startScriptedProvider } from '../../electron/testSupport/scriptedProvider';
 import { MAX_EVIDENCE_CHARS } from '../../electron/features/review/application/llmPrompt';
@@ -140,9 +143,10 @@ async function llmOverhead() {
       backendMs: round(tools.ms),
       overheadShare: round((wall - usage.llmLatencyMs - tools.ms) / wall, 4),
       target: 0.05,
-      contextBytesPerFrame: round(usage.contextBytes / usage.llmCalls, 0),
+      // Per frame: the run also accounts the one short tool-call probe before the frames (~1 KB).
+      contextBytesPerFrame: round(usage.contextBytes / 3, 0),
       maxRequestBytes: Math.max(...requestBytes),
-      estimatedTextTokensPerFrame: round(usage.contextBytes / usage.llmCalls / 4, 0),
+      estimatedTextTokensPerFrame: round(usage.contextBytes / 3 / 4, 0),
       evidenceBudgetChars: MAX_EVIDENCE_CHARS,
     };
   } finally {
@@ -168,40 +172,66 @@ async function peakMemory<T>(work: () => Promise<T>): Promise<{ value: T; peakRs
   }
 }
 
-const SET_SIZE = 50;
+// Retained memory needs a real collection: expose gc for this process (the peak figures do not use it).
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+/** Heap in use after a full collection: what is still referenced, not what awaits collection. */
+const liveHeapMb = (): number => {
+  gc();
+  return round(process.memoryUsage().heapUsed / 2 ** 20);
+};
+
+/** Set sizes measured; the growth ratio compares the largest with the smallest (same drawings, repeated). */
+const SET_SIZES = [10, 60];
 const SET_SOURCES = [sample, ...['mech_flange_3frames_modelspace_DERIVED.dxf', 'frame_iso_en_a3_titleblock.dxf', 'mech_flange_layouts.dxf', 'gh209_1_symbol_border_R2010.dxf', 'cn_arch_gh109_1_R2000_GBK_DERIVED.dxf'].map((f) => path.join(repoRoot, 'electron/testSupport/fixtures/dxf', f))];
 
 async function drawingSet() {
-  const folder = path.join(work, 'set');
-  mkdirSync(folder);
-  for (let i = 0; i < SET_SIZE; i++) copyFileSync(SET_SOURCES[i % SET_SOURCES.length]!, path.join(folder, `sheet-${String(i + 1).padStart(2, '0')}.dxf`));
   const { db, deps: base } = deps();
   let setRun = 0;
-  const d = { ...base, newRunId: () => `bench-set-${++setRun}` };
-  const reviewFile = async (file: string, outDir: string) => {
-    const { source } = await openDxfReviewEndpoints(file);
-    const res = await startReview(d, { source, output: createFolderOutput(outDir), concurrency: 1 }, checklist, { llm: false, locale: 'zh-CN', frames: null });
-    return { exitCode: reviewExitCode(res), ...(res.report ? { report: res.report } : {}) };
-  };
+  const reviewFile = dxfSetFileReviewer({ ...base, newRunId: () => `bench-set-${++setRun}` }, { checklist, locale: 'zh-CN', concurrency: 1 });
   const largest = [...SET_SOURCES].sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  // The largest drawing alone first: the baseline for "one drawing plus a bounded cache".
   const one = await peakMemory(() => reviewFile(largest, path.join(work, 'one')));
-  const set = await peakMemory(() => runReviewSet({ folder, out: path.join(work, 'set-out'), jobs: 2, locale: 'zh-CN' }, { reviewFile, now: () => new Date(), log: () => undefined }));
-  const resumed = await peakMemory(() => runReviewSet({ folder, out: path.join(work, 'set-out'), jobs: 2, locale: 'zh-CN' }, { reviewFile, now: () => new Date(), log: () => undefined }));
+  const sets = [];
+  for (const size of SET_SIZES) {
+    const folder = path.join(work, `set-${size}`);
+    mkdirSync(folder);
+    for (let i = 0; i < size; i++) copyFileSync(SET_SOURCES[i % SET_SOURCES.length]!, path.join(folder, `sheet-${String(i + 1).padStart(2, '0')}.dxf`));
+    const options = { folder, out: path.join(work, `set-${size}-out`), jobs: 2, locale: 'zh-CN' as const };
+    const liveBefore = liveHeapMb();
+    const set = await peakMemory(() => runReviewSet(options, { reviewFile, now: () => new Date(), onProgress: () => undefined }));
+    // The set report is still held here (as any caller holds it); everything else must be gone.
+    const retainedMb = round(liveHeapMb() - liveBefore);
+    const resumed = await peakMemory(() => runReviewSet(options, { reviewFile, now: () => new Date(), onProgress: () => undefined }));
+    sets.push({
+      files: size,
+      jobs: options.jobs,
+      setMs: set.ms,
+      perFileMs: round(set.ms / size),
+      peakRssMb: set.peakRssMb,
+      peakHeapMb: set.peakHeapMb,
+      retainedHeapMb: retainedMb,
+      resumedMs: resumed.ms,
+      findings: set.value.findings.length,
+      crossSheet: set.value.crossSheet.length,
+      failedFiles: set.value.files.filter((f) => f.error !== null).length,
+    });
+  }
   db.close();
+  const small = sets[0]!;
+  const big = sets[sets.length - 1]!;
   return {
-    files: SET_SIZE,
-    jobs: 2,
-    setMs: set.ms,
-    perFileMs: round(set.ms / SET_SIZE),
-    setPeakRssMb: set.peakRssMb,
-    setPeakHeapMb: set.peakHeapMb,
     oneDrawingMs: one.ms,
     oneDrawingPeakRssMb: one.peakRssMb,
     oneDrawingPeakHeapMb: one.peakHeapMb,
-    resumedMs: resumed.ms,
-    findings: set.value.findings.length,
-    crossSheet: set.value.crossSheet.length,
-    failedFiles: set.value.files.filter((f) => f.error !== null).length,
+    sets,
+    /** Peak RSS of the largest set over the smallest: ~1 when memory does not grow with the set. */
+    rssGrowth: round(big.peakRssMb / small.peakRssMb, 2),
+    heapGrowth: round(big.peakHeapMb / small.peakHeapMb, 2),
+    /** Heap still referenced after the largest set over after the smallest (after a full collection each). */
+    retainedSmallMb: small.retainedHeapMb,
+    retainedBigMb: big.retainedHeapMb,
+    filesGrowth: round(big.files / small.files, 1),
   };
 }
 
@@ -226,8 +256,8 @@ Machine: ${r.machine.cpus} CPUs, Node ${r.machine.node}; medians of ${r.runs} ru
 | 4 frames, screenshot latency ${r.concurrency.screenshotLatencyMs} ms: frame phase at concurrency 4 vs 1 | ${r.concurrency.framePhaseParallel4Ms} ms vs ${r.concurrency.framePhaseSerialMs} ms → **${r.concurrency.framePhaseSpeedup}×** | target ≥ ${r.concurrency.target}× |
 | same, whole run incl. planning, drawing-wide reads and report | ${r.concurrency.parallel4Ms} ms vs ${r.concurrency.serialMs} ms → ${r.concurrency.speedup}× | (fixed part does not parallelise) |
 | LLM orchestration overhead on the sample, model answering in ${r.llm.modelLatencyMs} ms, 3 frames | ${round(r.llm.overheadShare * 100, 2)} % of ${r.llm.wallMs} ms | model ${r.llm.modelMs} ms + backend ${r.llm.backendMs} ms excluded; target < ${r.llm.target * 100} % |
-| drawing set: ${r.set.files} files (\`cadsight review <folder> --jobs ${r.set.jobs}\`), rules only | ${r.set.setMs} ms (${r.set.perFileMs} ms/file), ${r.set.findings} findings, ${r.set.crossSheet} cross-sheet, ${r.set.failedFiles} failed files | resumed run ${r.set.resumedMs} ms (nothing to redo) |
-| drawing set peak memory | RSS ${r.set.setPeakRssMb} MB, heap ${r.set.setPeakHeapMb} MB | largest drawing alone: RSS ${r.set.oneDrawingPeakRssMb} MB, heap ${r.set.oneDrawingPeakHeapMb} MB (${r.set.oneDrawingMs} ms) |
+${r.set.sets.map((x) => `| drawing set: ${x.files} files (\`cadsight review <folder> --jobs ${x.jobs}\`), rules only | ${x.setMs} ms (${x.perFileMs} ms/file), ${x.findings} findings, ${x.crossSheet} cross-sheet, ${x.failedFiles} failed files; peak RSS ${x.peakRssMb} MB, heap ${x.peakHeapMb} MB; heap still held afterwards ${x.retainedHeapMb} MB | resumed run ${x.resumedMs} ms (nothing to redo) |`).join('\n')}
+| drawing set memory growth, ${r.set.sets[r.set.sets.length - 1]!.files} vs ${r.set.sets[0]!.files} files (${r.set.filesGrowth}× the files) | peak RSS ×${r.set.rssGrowth}, peak heap ×${r.set.heapGrowth}; heap held after the set ${r.set.retainedSmallMb} → ${r.set.retainedBigMb} MB | largest drawing alone: RSS ${r.set.oneDrawingPeakRssMb} MB, heap ${r.set.oneDrawingPeakHeapMb} MB (${r.set.oneDrawingMs} ms) |
 | context per frame (request bytes incl. the 1280 px PNG screenshot) | ${r.llm.contextBytesPerFrame} B (max request ${r.llm.maxRequestBytes} B), ~${r.llm.estimatedTextTokensPerFrame} tokens if all were text | evidence text capped at ${r.llm.evidenceBudgetChars} chars/frame (~15k tokens) + ≤ 10 images of ≤ 1280 px |
 `;
 mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });

@@ -41,7 +41,7 @@ describe.skipIf(!python)('rule items on their generated positive and negative fi
 
   it('generates every fixture audit-clean by ezdxf, one positive per rule item', () => {
     expect(manifest.every((row) => row.auditErrors === 0 && row.auditFixes === 0)).toBe(true);
-    expect(manifest.map((r) => r.item).filter(Boolean).sort()).toEqual(['DIM-002', 'DIM-003', 'DIM-004', 'DXF-001', 'GEO-003', 'GEO-004', 'LAY-002', 'SCL-001', 'SET-001', 'TB-002', 'TXT-002']);
+    expect(manifest.map((r) => r.item).filter(Boolean).sort()).toEqual(['DIM-002', 'DIM-003', 'DIM-004', 'DXF-001', 'GEO-003', 'GEO-004', 'LAY-002', 'SCL-001', 'SET-001', 'SHT-002', 'TB-002', 'TXT-002']);
   });
 
   it('find nothing at all on the clean GB sheet (the negative fixture of every rule)', async () => {

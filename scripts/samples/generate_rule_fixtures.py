@@ -59,7 +59,7 @@ def text(msp, value, x, y, height, layer="文字", style="GB"):
     msp.add_text(value, dxfattribs={"insert": (x, y), "height": height, "style": style, "layer": layer})
 
 
-def sheet(msp, dx, fields, centre_lines=True, dimension=True, dim_override=None, border=True):
+def sheet(msp, dx, fields, centre_lines=True, dimension=True, dim_override=None, border=True, centring_marks=4):
     """One A3 landscape sheet at x offset dx: border, zone labels, centring marks, title block, part."""
     if not border:
         title_block(msp, dx, fields)
@@ -69,7 +69,8 @@ def sheet(msp, dx, fields, centre_lines=True, dimension=True, dim_override=None,
         text(msp, label, dx + 4, 60 + 90 * i, 3.5)
     for i, label in enumerate("1234"):
         text(msp, label, dx + 60 + 100 * i, 290, 3.5)
-    for a, b in [((210, 0), (210, 15)), ((210, 282), (210, 297)), ((0, 148.5), (15, 148.5)), ((405, 148.5), (420, 148.5))]:
+    # Centring marks (GB/T 14689): bottom, top, left, right; `centring_marks` keeps the first N.
+    for a, b in [((210, 0), (210, 15)), ((210, 282), (210, 297)), ((0, 148.5), (15, 148.5)), ((405, 148.5), (420, 148.5))][:centring_marks]:
         msp.add_line((dx + a[0], a[1]), (dx + b[0], b[1]), dxfattribs={"layer": "图框"})
     title_block(msp, dx, fields)
     # The part: a plate 120 × 120 with a bore, its outline a 24-sided ring, dimensioned.
@@ -140,6 +141,8 @@ manifest = [
     build("DIM-004.dxf", "DIM-004", doc_args={"dimtxt": 1.8}),
     build("GEO-003.dxf", "GEO-003", extra=lambda msp: msp.add_circle((700, 150), 20, dxfattribs={"layer": "粗实线"})),
     build("DXF-001.dxf", "DXF-001"),
+    # SHT-002: the left and right centring marks are missing.
+    build("SHT-002.dxf", "SHT-002", centring_marks=2),
     # Frames (issue 17): a title block drawn as lines and texts only, no border and no block.
     build("titleblock_text_only.dxf", None, border=False),
 ]

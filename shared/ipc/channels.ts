@@ -3,6 +3,7 @@ import { cadgenChannels } from './contracts/cadgen';
 import { generationChannels, generationEvents } from './contracts/generation';
 import { platformChannels, platformEvents } from './contracts/platform';
 import { reviewChannels, reviewEvents } from './contracts/review';
+import { reviewSetChannels, reviewSetEvents } from './contracts/reviewSet';
 import { visionChannels, visionEvents } from './contracts/vision';
 
 /**
@@ -14,6 +15,7 @@ export const ipcChannels = {
   ...cadgenChannels,
   ...generationChannels,
   ...reviewChannels,
+  ...reviewSetChannels,
   ...visionChannels,
 } as const;
 
@@ -22,6 +24,7 @@ export const ipcEvents = {
   ...platformEvents,
   ...generationEvents,
   ...reviewEvents,
+  ...reviewSetEvents,
   ...visionEvents,
 } as const;
 

@@ -27,5 +27,5 @@ export { reviewFrameWithLlm, SUBMIT_TOOL } from './application/llmReview';
 export type { LlmReviewSettings, LlmCallLog } from './application/llmReview';
 export { preflightReviewer, PREFLIGHT_FRAME_ID } from './application/llmPreflight';
 export type { PreflightOutcome } from './application/llmPreflight';
-export { buildSetReport, renderSetMarkdown, worstExitCode } from './domain/setReport';
-export type { SetFileOutcome, SetReport } from './domain/setReport';
+export { createSetReportBuilder, renderSetMarkdown, worstExitCode } from './domain/setReport';
+export type { SetFileOutcome, SetReport, SetReportBuilder, SetSheetRow } from './domain/setReport';

@@ -110,7 +110,7 @@ export const genCommand = {
         case 'answer':
           return ended(await service.answer(need(target, 'a task id'), need(extra, 'the answer text'), run));
         case 'cancel':
-          printTask(service.cancel(need(target, 'a task id')), json);
+          printTask(await service.cancel(need(target, 'a task id')), json);
           return 0;
         case 'list': {
           const tasks = service.list();

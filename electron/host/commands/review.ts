@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { resolveRoleModel } from '../composition/modelResolution';
-import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, openDxfBackend, withCadToken } from '../../features/cadlink/index';
+import { connectTcpSocket, createCadClient, createSystemClock, createToolPolicy, withCadToken } from '../../features/cadlink/index';
 import {
   createFolderOutput,
   createSqliteReviewStore,
@@ -11,7 +11,6 @@ import {
   resumeReview,
   startReview,
   type DrawingSource,
-  type DrawingWriteTarget,
   type ReviewLocale,
   type ReviewPlan,
   type ReviewRunResult,
@@ -22,8 +21,11 @@ import type { SettingsService } from '../../platform/settings/settingsService';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 import { findBundledResource } from '../composition/bundledResources';
 import { loadChecklistFile } from '../composition/reviewRuns';
-import { runReviewSet } from './reviewSet';
-import { AUTOCAD_CAPABILITIES, clientDrawingPort, DXF_CAPABILITIES, readOnlyProviderSource } from '../composition/reviewSources';
+import { runReviewSet, setProgressLine } from '../composition/reviewSet';
+import { dxfSetFileReviewer, openDxfReviewEndpoints, reviewExitCode } from '../composition/reviewFiles';
+
+export { openDxfReviewEndpoints, REVIEW_EXIT, reviewExitCode } from '../composition/reviewFiles';
+import { AUTOCAD_CAPABILITIES, clientDrawingPort } from '../composition/reviewSources';
 
 const DEFAULT_CHECKLIST = 'resources/checklist/review_checklist.json';
 import packageJson from '../../../package.json';
@@ -100,20 +102,6 @@ function loadChecklist(file: string | null) {
   return loadChecklistFile(target, null);
 }
 
-/**
- * A DXF file served in-process by the embedded backend: the read-only source the review reads
- * through, and the write target the annotation writer uses after approval (same session, so
- * written leaders are visible to later reads and save_drawing writes them to a new file).
- */
-export async function openDxfReviewEndpoints(file: string): Promise<{ source: DrawingSource; target: DrawingWriteTarget }> {
-  const provider = await openDxfBackend(file);
-  const label = path.basename(file);
-  return {
-    source: readOnlyProviderSource(label, provider, DXF_CAPABILITIES),
-    target: { label, capabilityTools: DXF_CAPABILITIES, callTool: (name, args) => provider.callTool(name, args) },
-  };
-}
-
 async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingSource; close: () => void }> {
   if (options.file !== null) return { source: (await openDxfReviewEndpoints(options.file)).source, close: () => undefined };
   const { host, port } = options.cad!;
@@ -177,31 +165,6 @@ function printResult(result: ReviewRunResult, outDir: string, json: boolean): vo
 }
 
 /**
- * Exit codes of `cadsight review` (README "Exit codes"). The rules-only code is a floor: a check
- * that did not run never lowers it, and has codes of its own.
- */
-export const REVIEW_EXIT = {
-  /** Every check ran; no blocking finding. */
-  clean: 0,
-  /** Every check ran; at least one blocking finding. */
-  blocking: 1,
-  /** The review did not complete: bad arguments, unreadable drawing, refused model, cancelled. */
-  error: 2,
-  /** Completed with errors (the AI step failed on some frame, or a frame could not be read); no blocking finding. */
-  incomplete: 3,
-  /** Completed with errors and at least one blocking finding. */
-  incompleteBlocking: 4,
-} as const;
-
-/** The exit code of a finished run (see REVIEW_EXIT). */
-export function reviewExitCode(result: ReviewRunResult): number {
-  if (result.status !== 'completed' && result.status !== 'completed_with_errors') return REVIEW_EXIT.error;
-  const blocking = result.report?.summary.hasBlocking ?? false;
-  if (result.status === 'completed_with_errors') return blocking ? REVIEW_EXIT.incompleteBlocking : REVIEW_EXIT.incomplete;
-  return blocking ? REVIEW_EXIT.blocking : REVIEW_EXIT.clean;
-}
-
-/**
  * `cadsight review <folder>`: every DXF of the folder reviewed as a set (runReviewSet), rules
  * always and the LLM items when a reviewer model is configured; exit code of the worst file.
  */
@@ -221,14 +184,12 @@ async function reviewFolder(options: ReviewCliOptions, checklist: ReturnType<typ
       { folder, out, jobs: options.jobs, locale: options.lang },
       {
         now: () => new Date(),
-        log: (line) => process.stderr.write(`${line}\n`),
-        signal: controller.signal,
-        reviewFile: async (file, outDir) => {
-          const { source } = await openDxfReviewEndpoints(file);
-          const session = { source, output: createFolderOutput(outDir), concurrency: options.concurrency, signal: controller.signal };
-          const result = await startReview(deps, session, checklist, { llm: llm !== undefined, locale: options.lang, frames: null });
-          return { exitCode: reviewExitCode(result), ...(result.report ? { report: result.report } : {}) };
+        onProgress: (event) => {
+          const line = setProgressLine(event);
+          if (line) process.stderr.write(`${line}\n`);
         },
+        signal: controller.signal,
+        reviewFile: dxfSetFileReviewer(deps, { checklist, locale: options.lang, concurrency: options.concurrency, signal: controller.signal }),
       },
     );
     if (options.json) print(JSON.stringify(report, null, 2));

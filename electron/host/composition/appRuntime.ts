@@ -12,7 +12,7 @@ import { createPlatformHandlers } from './platformHandlers';
 import { createPlatformRuntime } from './platformRuntime';
 import { runDoctor } from '../doctor/doctorCheck';
 import { systemChecks } from '../doctor/systemChecks';
-import { createReviewHandlers, createReviewWorkspace } from './reviewHandlers';
+import { createReviewHandlers, createReviewSetHandlers, createReviewWorkspace } from './reviewHandlers';
 import { createVisionHandlers } from './visionHandlers';
 
 export interface AppRuntimeOptions {
@@ -72,6 +72,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     ...createCadgenHandlers(platform, { events, runtime: cadRuntime, examplesDir: findBundledExamples(import.meta.url), clock: () => new Date() }),
     ...generation.handlers,
     ...createReviewHandlers(review),
+    ...createReviewSetHandlers(review),
     ...createVisionHandlers(platform, { events }),
   };
   const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>

@@ -1,89 +1,36 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ipcChannels, ipcEvents, type IpcEvents } from '../../../shared/ipc/channels';
 import type { GenTaskDetail, GenTaskSummary } from '../../../shared/ipc/contracts/generation';
-import { createOcctRuntime, type CadRuntime } from '../../features/cadgen/index';
-import { openDatabase } from '../../platform/db/openDatabase';
-import { createEventBus } from '../../platform/events/eventBus';
-import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
-import type { LlmProviderConfig } from '../../platform/llm/types';
-import type { Logger } from '../../platform/log/types';
-import { createFixturePlayer, type GenFixture } from '../../testSupport/cadgenPlayer/player';
+import { createFixturePlayer } from '../../testSupport/cadgenPlayer/player';
 import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider/index';
-import { tasksRootOf } from './cadgenGeneration';
-import { createGenerationHandlers, type GenerationHandlers } from './generationHandlers';
-import { allMigrations } from './migrations';
+import { openGenerationHarness, readFixture, scriptedConfig, type GenerationHarness } from './generationHandlers.testSupport';
 
-const repoRoot = path.resolve(__dirname, '../../..');
-const workerScript = pathToFileURL(path.join(repoRoot, 'dist/node/occtWorker.js'));
-const fixture = JSON.parse(readFileSync(path.join(repoRoot, 'resources/evals/cadgen/v1/flange.json'), 'utf8')) as GenFixture;
-const silentLog: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silentLog };
+const fixture = readFixture('flange');
 
-type TaskEvent = { seq: number; taskId: string; type: string; state: string; payload: Record<string, unknown> };
+/** What the reviewer asks in the question scenario (the request below leaves the thickness out). */
+const QUESTION = 'The request gives no thickness: is the flange 12 mm thick?';
 
-let kernel: CadRuntime;
 let provider: ScriptedProvider;
-let dir: string;
-let closeDb: () => void;
-let router: IpcRouter;
-let generation: GenerationHandlers;
-const received: TaskEvent[] = [];
-const waiters: (() => void)[] = [];
+let asking: ScriptedProvider;
+let h: GenerationHarness;
 
 beforeAll(async () => {
-  kernel = createOcctRuntime({ workerScript });
-  await kernel.warmUp();
   provider = await startScriptedProvider({ script: createFixturePlayer(fixture, {}) });
-  dir = mkdtempSync(path.join(tmpdir(), 'gen-ipc-'));
-  const { db } = openDatabase({ file: path.join(dir, 'cadsight.db'), migrations: allMigrations });
-  closeDb = () => db.close();
-  const config: LlmProviderConfig = { id: 'chat', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => undefined };
-  const events = createEventBus<IpcEvents>(ipcEvents, (error) => {
-    throw error;
-  });
-  events.subscribe((event, payload) => {
-    if (event !== 'genTaskEvent') return;
-    received.push(payload as TaskEvent);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  generation = createGenerationHandlers({ db, tasksRoot: tasksRootOf(dir), events, runtime: kernel, workerScript, log: silentLog, resolveModel: () => config });
-  // Only this slice's channels are served here; the cast keeps the router's full-table type.
-  router = createIpcRouter(ipcChannels, generation.handlers as never, (channel, error) => {
-    throw new Error(`internal error in ${channel}: ${String(error)}`);
-  });
+  asking = await startScriptedProvider({ script: createFixturePlayer(fixture, { askUserOnce: { reason_code: 'missing_dimension', text: QUESTION, draftIndex: 0 } }) });
+  const config = scriptedConfig(provider);
+  const askingConfig = scriptedConfig(asking, 'asking');
+  h = await openGenerationHarness({ resolveModel: (_role, override) => (override?.startsWith('asking/') ? askingConfig : config) });
 }, 60_000);
 
 afterAll(async () => {
-  await generation?.idle();
+  await h?.close();
   await provider?.close();
-  closeDb?.();
-  await kernel?.dispose();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await asking?.close();
 });
 
-async function call<T>(channel: string, input: unknown): Promise<T> {
-  const result = await router.dispatch(channel, input, { transport: 'test' });
-  if (!result.ok) throw new Error(`${channel} failed: ${result.error.code} ${result.error.message}`);
-  return ipcChannels[channel as keyof typeof ipcChannels].output.parse(result.value) as T;
-}
-
-async function refusal(channel: string, input: unknown): Promise<string> {
-  const result = await router.dispatch(channel, input, { transport: 'test' });
-  if (result.ok) throw new Error(`${channel} unexpectedly succeeded`);
-  return result.error.code;
-}
-
-/** Resolves once an event of `taskId` satisfies `done` (events arrive from the outbox dispatcher). */
-async function eventually(taskId: string, done: (e: TaskEvent) => boolean): Promise<TaskEvent> {
-  for (;;) {
-    const hit = received.find((e) => e.taskId === taskId && done(e));
-    if (hit) return hit;
-    await new Promise<void>((resolve) => waiters.push(resolve));
-  }
-}
+const call = <T>(channel: string, input: unknown): Promise<T> => h.call<T>(channel, input);
+const refusal = (channel: string, input: unknown): Promise<string> => h.refusal(channel, input);
 
 describe('generation IPC handlers over the scripted provider and the real kernel', () => {
   let taskId = '';
@@ -92,13 +39,13 @@ describe('generation IPC handlers over the scripted provider and the real kernel
     const started = await call<GenTaskSummary>('genStart', { request: fixture.request, budgets: fixture.budget });
     taskId = started.taskId;
     expect(['DRAFTING_REQUIREMENTS', 'REVIEWING_REQUIREMENTS']).toContain(started.state);
-    const end = await eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
-    await generation.idle();
+    const end = await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
+    await h.generation.idle();
     expect(end).toMatchObject({ type: 'completed', state: 'COMPLETED' });
-    const types = received.filter((e) => e.taskId === taskId).map((e) => e.type);
+    const types = h.received.filter((e) => e.taskId === taskId).map((e) => e.type);
     expect(types[0]).toBe('task_created');
     for (const t of ['contract_frozen', 'action_proposed', 'revision_accepted', 'final_validation']) expect(types).toContain(t);
-    const seqs = received.filter((e) => e.taskId === taskId).map((e) => e.seq);
+    const seqs = h.received.filter((e) => e.taskId === taskId).map((e) => e.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
   }, 180_000);
 
@@ -141,7 +88,7 @@ describe('generation IPC handlers over the scripted provider and the real kernel
     for (const name of ['../../cadsight.db', '/etc/hostname', 'revisions/../../x', 'revisions\\rev_003\\model.step', './requirements.md']) {
       expect(await refusal('genGetArtifact', { taskId, name }), name).toBe('CDSL_ARTIFACT_PATH_INVALID');
     }
-    symlinkSync(path.join(dir, 'cadsight.db'), path.join(tasksRootOf(dir), taskId, 'escape.db'));
+    symlinkSync(path.join(h.dir, 'cadsight.db'), path.join(h.tasksRoot, taskId, 'escape.db'));
     expect(await refusal('genGetArtifact', { taskId, name: 'escape.db' })).toBe('CDSL_ARTIFACT_PATH_INVALID');
     expect(await refusal('genGetArtifact', { taskId, name: 'revisions/rev_003/missing.step' })).toBe('STORE_ARTIFACT_NOT_FOUND');
   });
@@ -165,4 +112,30 @@ describe('generation IPC handlers over the scripted provider and the real kernel
     expect(await refusal('genAnswer', { taskId, text: 'make it 45' })).toBe('CDSL_AUTHOR_DECISION_REJECTED');
     expect((await call<GenTaskSummary>('genCancel', { taskId })).state).toBe('COMPLETED');
   });
+});
+
+describe('a reviewer question answered through genAnswer', () => {
+  it('waits for the user with the question, takes the answer as a new source and continues to COMPLETED', async () => {
+    const models = { author: 'asking/scripted-model', reviewer: 'asking/scripted-model' };
+    const { taskId } = await call<GenTaskSummary>('genStart', { request: 'flange OD 120 mm, Ø40 centre bore, 4×Ø10 through holes on PCD 90', budgets: fixture.budget, ...models });
+    const asked = await h.eventually(taskId, (e) => e.type === 'question');
+    expect(asked).toMatchObject({ state: 'WAITING_FOR_USER', payload: { reason_code: 'missing_dimension', text: QUESTION } });
+    await h.generation.idle();
+    const waiting = await call<GenTaskDetail>('genShow', { taskId });
+    expect(waiting.task).toMatchObject({ state: 'WAITING_FOR_USER', question: { reasonCode: 'missing_dimension', text: QUESTION }, authorModel: models.author });
+    expect(waiting.contract).toBeNull();
+
+    expect((await call<GenTaskSummary>('genAnswer', { taskId, text: 'Yes, 12 mm thick.' })).taskId).toBe(taskId);
+    const end = await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
+    await h.generation.idle();
+    expect(end.type).toBe('completed');
+    const done = await call<GenTaskDetail>('genShow', { taskId });
+    expect(done.task.question).toBeNull();
+    expect(done.sources).toEqual([expect.objectContaining({ sourceId: 'src_001' }), { sourceId: 'src_002', text: 'Yes, 12 mm thick.' }]);
+    // The answered requirement cites the answer; every deterministic claim passes on the head.
+    expect(done.contract?.requirements[0]?.sourceIds).toEqual(['src_001', 'src_002']);
+    expect(done.contract?.requirements.flatMap((r) => r.claims).filter((c) => c.deterministic).every((c) => c.status === 'pass')).toBe(true);
+    const ledger = await call<{ event: string; reason?: string }[]>('genLedger', { taskId });
+    expect(ledger.find((e) => e.event === 'waiting')?.reason).toBe('missing_dimension');
+  }, 180_000);
 });

@@ -228,7 +228,7 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
     },
     async genCancel({ taskId }) {
       await load(taskId);
-      const task = reader.service.cancel(taskId);
+      const task = await reader.service.cancel(taskId);
       return summary(task, revisionCount(taskId));
     },
     async genGetArtifact({ taskId, name }) {
@@ -270,8 +270,10 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
         try {
           const config = options.resolveModel(role);
           return [`${config.id}/${config.model}`];
-        } catch {
-          return [];
+        } catch (error) {
+          // A role without a model has no status to show; any other failure is the caller's to see.
+          if (error instanceof AppError && error.code === 'LLM_NOT_CONFIGURED') return [];
+          throw error;
         }
       });
       return [...new Set(wanted)].map((model) => conformanceView(model, reader.deps.repo.capabilities(model, 'generation-v1')));

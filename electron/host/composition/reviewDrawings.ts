@@ -50,7 +50,7 @@ export interface DrawingManagerOptions {
 /** `<name>.ai-review.dxf` next to `file` (the DXF backend's save_drawing default). */
 export const reviewCopyOf = (file: string): string => path.join(path.dirname(file), `${path.basename(file).replace(/\.dxf$/i, '')}.ai-review.dxf`);
 
-const safeName = (name: string): string => path.basename(name).replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 120) || 'drawing.dxf';
+export const safeName = (name: string): string => path.basename(name).replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 120) || 'drawing.dxf';
 
 /**
  * Opens a DXF copy in the data folder with the embedded backend. The original is what is viewed
@@ -106,6 +106,18 @@ function decodeBase64(data: string): Buffer {
     throw new AppError('REVIEW_UPLOAD_INVALID', 'The file data is not valid base64.');
   }
   return Buffer.from(data, 'base64');
+}
+
+/** An uploaded drawing's bytes, checked. Errors: REVIEW_UPLOAD_INVALID (not base64, empty), REVIEW_UPLOAD_TOO_LARGE. */
+export function decodeDxfUpload(fileName: string, dataBase64: string): Buffer {
+  const bytes = decodeBase64(dataBase64);
+  if (bytes.length > MAX_DXF_UPLOAD_BYTES) {
+    throw new AppError('REVIEW_UPLOAD_TOO_LARGE', `${fileName} is ${(bytes.length / 1048576).toFixed(1)} MB; the limit is ${MAX_DXF_UPLOAD_BYTES / 1048576} MB. Serve it with \`cadsight dxf-server\` and connect to it instead.`, {
+      data: { bytes: bytes.length, limit: MAX_DXF_UPLOAD_BYTES },
+    });
+  }
+  if (bytes.length === 0) throw new AppError('REVIEW_UPLOAD_INVALID', `${fileName} is empty.`);
+  return bytes;
 }
 
 export interface DrawingManager {
@@ -177,13 +189,7 @@ export function createDrawingManager(options: DrawingManagerOptions): DrawingMan
       return install(await open({ kind: 'sample', label: path.basename(options.sampleFile), path: file }));
     },
     async openUpload(fileName, dataBase64) {
-      const bytes = decodeBase64(dataBase64);
-      if (bytes.length > MAX_DXF_UPLOAD_BYTES) {
-        throw new AppError('REVIEW_UPLOAD_TOO_LARGE', `${fileName} is ${(bytes.length / 1048576).toFixed(1)} MB; the limit is ${MAX_DXF_UPLOAD_BYTES / 1048576} MB. Serve it with \`cadsight dxf-server\` and connect to it instead.`, {
-          data: { bytes: bytes.length, limit: MAX_DXF_UPLOAD_BYTES },
-        });
-      }
-      if (bytes.length === 0) throw new AppError('REVIEW_UPLOAD_INVALID', `${fileName} is empty.`);
+      const bytes = decodeDxfUpload(fileName, dataBase64);
       const file = store(fileName, bytes);
       return install(await open({ kind: 'dxf', label: path.basename(fileName), path: file }));
     },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { findBundledResource } from './bundledResources';
 import type { IpcEvents } from '../../../shared/ipc/channels';
 import type { reviewChannels } from '../../../shared/ipc/contracts/review';
+import type { reviewSetChannels } from '../../../shared/ipc/contracts/reviewSet';
 import { AppError } from '../../../shared/errors';
 import { createSqliteReviewStore } from '../../features/review/index';
 import type { EventBus } from '../../platform/events/eventBus';
@@ -12,10 +13,13 @@ import { renderRegion } from './reviewOverview';
 import { createViewerHandlers } from './reviewViewer';
 import { downloadRunFile } from './reviewDownloads';
 import { createRunManager, type RunManager } from './reviewRuns';
+import { createSetManager, type SetManager } from './reviewSets';
 import type { PlatformRuntime } from './platformRuntime';
 
 /** Frames reviewed in parallel by the app (the CLI default as well). */
 const REVIEW_CONCURRENCY = 4;
+/** Files of a drawing set reviewed at the same time (the CLI's --jobs default): two drawings open at once. */
+const SET_JOBS = 2;
 /** Long edge of the frame pictures in the drawing overview (enlarged view included). */
 const FRAME_IMAGE_EDGE = 1600;
 /** Per-frame budgets of the LLM sub-loop: read-only tool calls before it must submit; correction rounds. */
@@ -35,6 +39,7 @@ export interface ReviewWorkspaceOptions {
 export interface ReviewWorkspace {
   drawings: DrawingManager;
   runs: RunManager;
+  sets: SetManager;
   close(): void;
 }
 
@@ -52,29 +57,51 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
     onConnection: (event) => options.events.emit('cadConnection', event),
     log,
   });
+  const reviewer = (model: { providerId: string; model: string } | null) => {
+    const provider = platform.settings.resolveProvider(model ?? { role: 'reviewer' });
+    const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
+    return { gateway, model: `${provider.id}/${provider.model}`, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
+  };
+  const store = createSqliteReviewStore(platform.db, now);
+  const allowedRoots = () => platform.settings.effective().settings.allowedRoots;
+  const locale = () => platform.settings.getSettings().locale;
+  const sets = createSetManager({
+    store,
+    setsDir: path.join(platform.layout.root, 'sets'),
+    defaultChecklist: path.join(resources, CHECKLIST),
+    allowedRoots,
+    locale,
+    generatorVersion: options.version,
+    now,
+    jobs: SET_JOBS,
+    concurrency: REVIEW_CONCURRENCY,
+    reviewer,
+    onProgress: (event) => options.events.emit('reviewSetProgress', event),
+    onStatus: (event) => options.events.emit('reviewSetStatus', event),
+    log,
+  });
   const runs = createRunManager({
-    store: createSqliteReviewStore(platform.db, now),
+    store,
     drawings,
     runsDir: path.join(platform.layout.root, 'reviews'),
     defaultChecklist: path.join(resources, CHECKLIST),
-    allowedRoots: () => platform.settings.effective().settings.allowedRoots,
-    locale: () => platform.settings.getSettings().locale,
+    allowedRoots,
+    locale,
     generatorVersion: options.version,
     now,
     concurrency: REVIEW_CONCURRENCY,
     onProgress: (event) => options.events.emit('progress', event),
     onStatus: (event) => options.events.emit('reviewRunStatus', event),
-    reviewer(model) {
-      const provider = platform.settings.resolveProvider(model ?? { role: 'reviewer' });
-      const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
-      return { gateway, model: `${provider.id}/${provider.model}`, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
-    },
+    reviewer,
+    setRunFolder: (runId) => sets.runFolder(runId),
     log,
   });
   return {
     drawings,
     runs,
+    sets,
     close() {
+      sets.close();
       runs.close();
       drawings.close();
     },
@@ -120,5 +147,19 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
     reviewDownloadFile: (input) => downloadRunFile(runs, input),
     reviewPreviewWrite: (input) => runs.writePlan(input.runId),
     reviewWriteApproved: (input) => runs.write(input.runId, input.payloadHashes),
+  };
+}
+
+/** Handlers of the drawing-set channels over a workspace. */
+export function createReviewSetHandlers(workspace: ReviewWorkspace): HandlerTable<typeof reviewSetChannels> {
+  const { sets } = workspace;
+  return {
+    reviewSetCreate: (input) => sets.create(input),
+    reviewSetAddFile: (input) => sets.addFile(input),
+    reviewSetStart: (input) => sets.start(input),
+    reviewSetCancel: (input) => sets.cancel(input.setId),
+    reviewListSets: () => sets.list(),
+    reviewGetSet: (input) => sets.detail(input.setId),
+    reviewSetDownload: (input) => sets.download(input),
   };
 }

@@ -54,6 +54,12 @@ export interface RunManagerOptions {
    * LLM_NOT_CONFIGURED, SETTINGS_NOT_FOUND.
    */
   reviewer(model: ReviewerModel | null): LlmReviewSettings;
+  /**
+   * The folder of a run that reviewed a file of a drawing set (its report folder in the set's
+   * output), or null for a run of the open drawing (`<runsDir>/<runId>`). Set runs are listed
+   * with their set, not among the runs.
+   */
+  setRunFolder?(runId: string): string | null;
   log: Logger;
 }
 
@@ -80,7 +86,7 @@ export function loadChecklistFile(file: string, allowedRoots: readonly string[] 
 export function createRunManager(options: RunManagerOptions) {
   const { store, drawings } = options;
   const active = new Map<string, AbortController>();
-  const folderOf = (runId: string): string => path.join(options.runsDir, runId);
+  const folderOf = (runId: string): string => options.setRunFolder?.(runId) ?? path.join(options.runsDir, runId);
 
   const requireRun = (runId: string) => {
     const run = store.getRun(runId);
@@ -198,7 +204,8 @@ export function createRunManager(options: RunManagerOptions) {
       return launch(runId, drawing.source, llm, (deps, session) => resumeReview(deps, session, runId));
     },
     list() {
-      return { runs: store.listRuns(50).map((run) => runSummaryView(store, run, active.has(run.id))) };
+      const own = store.listRuns(50 + (options.setRunFolder ? 200 : 0)).filter((run) => !options.setRunFolder?.(run.id));
+      return { runs: own.slice(0, 50).map((run) => runSummaryView(store, run, active.has(run.id))) };
     },
     detail(runId: string): z.input<typeof runDetailSchema> {
       const run = requireRun(runId);

@@ -92,7 +92,7 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
     return processor;
   };
   const routedProcessor: ImageProcessor = {
-    prepare: (bytes, sniffed) => processorFor(currentScope().provider).prepare(bytes, sniffed),
+    prepare: (bytes, sniffed, knownSha256) => processorFor(currentScope().provider).prepare(bytes, sniffed, knownSha256),
     crop: (bytes, rect) => processorFor(currentScope().provider).crop(bytes, rect),
     sha256: (bytes) => processorFor(currentScope().provider).sha256(bytes),
   };

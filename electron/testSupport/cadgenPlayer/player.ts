@@ -34,19 +34,39 @@ export interface PlayerFaults {
   completeAgainOnce?: boolean;
   /** Answers conformance probes in text instead of a tool call. */
   nonConformant?: boolean;
+  /**
+   * The reviewer's first requirements review asks the user this (WAITING_FOR_USER) about draft
+   * `draftIndex`; after the answer the author makes that draft cite the answer's source.
+   */
+  askUserOnce?: { reason_code: 'missing_dimension' | 'missing_datum' | 'conflicting_sources' | 'ambiguous_intent'; text: string; draftIndex: number };
 }
+
+type DraftFacts = { draft_id: string; source_ids: string[]; statement: string; assumptions: string[]; acceptance_claims: unknown[] };
 
 type Facts = Record<string, unknown> & { state: string; working_head: string };
 
 type ToolBody = { function: { name: string; parameters?: { properties?: Record<string, { enum?: string[] }> } } };
 
+function userText(request: CapturedRequest): string {
+  const body = request.body as { messages: { role: string; content: unknown }[] };
+  const user = body.messages.filter((m) => m.role === 'user').pop()?.content;
+  return Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
+}
+
 function factsOf(request: CapturedRequest): { facts: Facts; tools: string[]; system: string; enumOf: (tool: string, field: string) => string[] } {
   const body = request.body as { messages: { role: string; content: unknown }[]; tools?: ToolBody[] };
   const system = String(body.messages.find((m) => m.role === 'system')?.content ?? '');
-  const user = body.messages.filter((m) => m.role === 'user').pop()?.content;
-  const text = Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
   const enumOf = (tool: string, field: string): string[] => body.tools?.find((t) => t.function.name === tool)?.function.parameters?.properties?.[field]?.enum ?? [];
-  return { facts: JSON.parse(text) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system, enumOf };
+  return { facts: JSON.parse(userText(request)) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system, enumOf };
+}
+
+/** The facts JSON the engine sent in a Chat Completions request (state, heads, drafts...), or null for any other body. */
+export function requestFacts(request: CapturedRequest): Record<string, unknown> | null {
+  try {
+    return JSON.parse(userText(request)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ toolCall: { name, arguments: args } });
@@ -82,14 +102,30 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
     switch (facts.state) {
       case 'DRAFTING_REQUIREMENTS': {
         const sources = (facts.sources as { source_id: string }[]).map((s) => s.source_id);
-        if ((facts.drafts as unknown[]).length === 0) {
+        const drafts = facts.drafts as DraftFacts[];
+        if (drafts.length === 0) {
           return call('submit_requirements_draft_batch', { items: fixture.requirements.map((r) => ({ source_ids: sources, statement: r.statement, assumptions: [], acceptance_claims: r.claims })) });
+        }
+        // A source no draft cites (the user's answer) is attached to the draft it answers before finalizing.
+        const uncovered = sources.filter((id) => !drafts.some((d) => d.source_ids.includes(id)));
+        const target = drafts[faults.askUserOnce?.draftIndex ?? 0];
+        if (uncovered.length > 0 && target) {
+          const { draft_id, source_ids, statement, assumptions, acceptance_claims } = target;
+          return call('patch_requirements_draft', { patches: [{ op: 'replace', target_draft_id: draft_id, item: { source_ids: [...source_ids, ...uncovered], statement, assumptions, acceptance_claims } }] });
         }
         return call('finalize_requirements_draft', {});
       }
       case 'REVIEWING_REQUIREMENTS': {
         const drafts = (facts.drafts as { draft_id: string }[]).map((d) => d.draft_id);
         const sources = (facts.sources as { source_id: string }[]).map((s) => s.source_id);
+        const ask = faults.askUserOnce;
+        if (ask && first('ask')) {
+          const asked = drafts[ask.draftIndex];
+          return call('review_requirements', {
+            verdict: 'waiting_for_user', coverage: sources.map((s) => ({ source_id: s, draft_ids: drafts })), items: drafts.map((d) => ({ draft_id: d, verdict: d === asked ? 'waiting_for_user' : 'pass', note: '' })),
+            issues: [{ code: 'unverifiable', message: ask.text, ...(asked ? { draft_id: asked } : {}) }], question: { reason_code: ask.reason_code, text: ask.text },
+          });
+        }
         return call('review_requirements', { verdict: 'approve', coverage: sources.map((s) => ({ source_id: s, draft_ids: drafts })), items: drafts.map((d) => ({ draft_id: d, verdict: 'pass', note: '' })), issues: [] });
       }
       case 'AWAITING_ACTION': {

@@ -19,6 +19,16 @@ describe('scripted provider server', () => {
     expect(models).toMatchObject({ object: 'list', data: [{ id: 'vision-x' }] });
   });
 
+  it('comes back on the same port after it was closed, so a client configured with that URL reaches it again', async () => {
+    const first = await startScriptedProvider({ script: [{ text: 'before' }] });
+    const { port, apiBaseUrl } = first;
+    await first.close();
+    await expect(fetch(`${apiBaseUrl}/models`)).rejects.toThrow();
+    server = await startScriptedProvider({ script: [{ text: 'after' }], port });
+    expect(server.apiBaseUrl).toBe(apiBaseUrl);
+    expect((await (await post('/v1/chat/completions', { messages: [] })).json()).choices[0].message.content).toBe('after');
+  });
+
   it('captures requests without credential values', async () => {
     server = await startScriptedProvider({ script: [{ text: 'a' }, { text: 'b' }], apiKey: 'secret-1' });
     await post('/v1/chat/completions', { model: 'm', messages: [] }, { authorization: 'Bearer secret-1', 'x-trace': 't1' });

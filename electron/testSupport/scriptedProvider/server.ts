@@ -52,7 +52,7 @@ function sendJson(res: ServerResponse, status: number, body: string, extraHeader
 }
 
 /**
- * Starts the scripted LLM provider: real HTTP on 127.0.0.1 with an ephemeral port, speaking
+ * Starts the scripted LLM provider: real HTTP on 127.0.0.1 (ephemeral port unless given), speaking
  * OpenAI Responses (POST /v1/responses), Chat Completions (POST /v1/chat/completions) and
  * Anthropic Messages (POST /v1/messages) — the last two also as SSE in small chunks when the
  * body says stream:true — plus
@@ -147,12 +147,13 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     baseUrl,
+    port,
     apiBaseUrl: `${baseUrl}/v1`,
     requests,
     close: () =>

@@ -52,11 +52,14 @@ export interface ScriptedProviderOptions {
   apiKey?: string;
   /** Model id listed by GET /v1/models and echoed in replies (default "scripted-model"). */
   model?: string;
+  /** Port on 127.0.0.1 (default 0 = ephemeral); a journey restarts a provider that "came back" on its old port. */
+  port?: number;
 }
 
 export interface ScriptedProvider {
-  /** http://127.0.0.1:<port> (ephemeral port). */
+  /** http://127.0.0.1:<port> (ephemeral unless `port` was given). */
   baseUrl: string;
+  port: number;
   /** `${baseUrl}/v1` — what a provider config's baseUrl should be. */
   apiBaseUrl: string;
   /** Every request received, in order. */

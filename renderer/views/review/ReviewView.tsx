@@ -4,12 +4,16 @@ import { DrawingPanel } from './DrawingPanel';
 import { NewReviewForm } from './NewReviewForm';
 import { RunList } from './RunList';
 import { RunView } from './RunView';
+import { droppedFiles } from './dropFiles';
+import { SetPanel, setName } from './SetPanel';
+import { SetView } from './SetView';
 import { SourcePanel } from './SourcePanel';
 import './review.css';
 
 /**
  * CadSight's main screen: the drawing (sample, DXF, AutoCAD) and its frames, new review, runs,
- * and the selected run's frames, markers, findings and write-back. A DXF dropped anywhere opens.
+ * and the selected run's frames, markers, findings and write-back; drawing sets. A DXF dropped
+ * anywhere opens; several files or a folder dropped become a drawing set.
  */
 export function ReviewView() {
   const t = useT();
@@ -18,6 +22,9 @@ export function ReviewView() {
   const initReview = useApp((s) => s.initReview);
   const startupError = useApp((s) => s.startupError);
   const openDxfFile = useApp((s) => s.openDxfFile);
+  const drawingSet = useApp((s) => s.set);
+  const createSet = useApp((s) => s.createSet);
+  const selectRun = useApp((s) => s.selectRun);
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     void initReview();
@@ -26,8 +33,10 @@ export function ReviewView() {
   const onDrop = (event: DragEvent<HTMLElement>): void => {
     event.preventDefault();
     setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) void openDxfFile(file);
+    void droppedFiles(event.dataTransfer).then(({ files, folder }) => {
+      if (folder === null && files.length === 1) void openDxfFile(files[0]!);
+      else if (files.length > 0) void createSet(setName(files, folder, t), files);
+    });
   };
 
   return (
@@ -46,6 +55,7 @@ export function ReviewView() {
       <aside className="review-side">
         <SourcePanel />
         <NewReviewForm />
+        <SetPanel />
         <RunList />
       </aside>
       <div className="review-main">
@@ -57,7 +67,12 @@ export function ReviewView() {
             </button>
           </div>
         )}
-        {!ready ? <p className="hint">{t('review.loading')}</p> : run ? <RunView /> : <DrawingPanel />}
+        {run && drawingSet && (
+          <button type="button" className="btn-ghost" onClick={() => void selectRun(null)} data-testid="back-to-set">
+            {t('reviewSet.back')}
+          </button>
+        )}
+        {!ready ? <p className="hint">{t('review.loading')}</p> : run ? <RunView /> : drawingSet ? <SetView /> : <DrawingPanel />}
       </div>
       {dragging && <div className="drop-overlay">{t('review.source.dropNow')}</div>}
     </section>

@@ -178,7 +178,8 @@ export const generationChannels = {
    * `source-requirements.md`, `completion.md` (when present), `actions/action-ledger.jsonl` and the
    * published revision's folder (`revision`, default the head; a FAILED task's last good checkpoint).
    * Errors: CDSL_TASK_NOT_FOUND, CDSL_REQUEST_INVALID (no such revision / nothing published yet),
-   * CDSL_ARTIFACT_TOO_LARGE (zip over MAX_GEN_ARTIFACT_BYTES).
+   * CDSL_ARTIFACT_TOO_LARGE (the files, before compression, or the zip over MAX_GEN_ARTIFACT_BYTES:
+   * the files are capped before they are read into memory).
    */
   genExportZip: {
     input: z.object({ taskId, revision: revisionId.optional() }).strict(),

@@ -1,3 +1,4 @@
+import { AppError } from '../../../../shared/errors';
 import { BlockExpansion, MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
 import { emptyBox, extendBox, unionBox } from './geometry';
 import type { Box, DxfDocument, DxfEntity, DxfLayout, Vec2 } from './model';
@@ -20,7 +21,7 @@ export const MTEXT_LINE_PITCH = 5 / 3;
 export function textCorners(t: Extract<Primitive, { kind: 'text' }>): Vec2[] {
   const lines = t.text.split('\n');
   const h = t.height;
-  const width = Math.max(...lines.map((line) => [...line].reduce((sum, ch) => sum + charAdvance(ch) * h, 0)));
+  const width = Math.max(...lines.map((line) => [...line].reduce((sum, ch) => sum + charAdvance(ch) * h, 0))) * (t.widthFactor ?? 1);
   const totalHeight = t.mtext ? h + (lines.length - 1) * h * MTEXT_LINE_PITCH : h;
   const left = t.hAlign === 1 ? -width / 2 : t.hAlign === 2 ? -width : 0;
   // vAlign 3 = top, 2 = middle, 1 = bottom, 0 = baseline (TEXT only)
@@ -33,7 +34,11 @@ export function textCorners(t: Extract<Primitive, { kind: 'text' }>): Vec2[] {
     { x: left + width, y: top - totalHeight },
     { x: left + width, y: top },
     { x: left, y: top },
-  ].map((p) => ({ x: t.at.x + p.x * cos - p.y * sin, y: t.at.y + p.x * sin + p.y * cos }));
+  ].map((p) => {
+    // seen from behind, the up direction is 90° clockwise from the baseline
+    const y = t.mirrored ? -p.y : p.y;
+    return { x: t.at.x + p.x * cos - y * sin, y: t.at.y + p.x * sin + y * cos };
+  });
 }
 
 export function primitiveBox(p: Primitive): Box {
@@ -109,7 +114,15 @@ export class DrawingIndex {
 
   private boxOfPrimitives(entity: DxfEntity): Box {
     const box = emptyBox();
-    for (const p of flattenEntity(this.doc, entity)) unionBox(box, primitiveBox(p));
+    let primitives: Primitive[];
+    try {
+      primitives = flattenEntity(this.doc, entity);
+    } catch (error) {
+      // over the budget only while drawing (dense hatch patterns): the block-graph box still places it
+      if (error instanceof AppError && error.code === 'CAD_DXF_TOO_COMPLEX') return this.expansion.box(entity);
+      throw error;
+    }
+    for (const p of primitives) unionBox(box, primitiveBox(p));
     return box;
   }
 }

@@ -1,6 +1,8 @@
 import { BlockExpansion, blockStructureProblems } from './blockExpansion';
 import { readBlocks, readEntityList } from './entityList';
 import { emptyBox } from './geometry';
+import { hatchProblems } from './hatchFill';
+import { readMlineStyles } from './mlines';
 import { handleProblems } from './handleProblems';
 import { assembleLayouts, readLayoutObjects, type LayoutObject } from './layouts';
 import type { DxfBlock, DxfDocument, DxfEntity, DxfLayer, DxfLayout, DxfTextStyle, HeaderVariable, TagRange } from './model';
@@ -69,7 +71,10 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
     else if (name === 'TABLES') readTables(tags, bodyStart, end, doc, problems, decode);
     else if (name === 'BLOCKS') readBlocks(tags, bodyStart, end, doc, problems, decode);
     else if (name === 'ENTITIES') for (const entity of readEntityList(tags, bodyStart, end, decode)) (entity.paperSpace ? paperEntities : modelEntities).push(entity);
-    else if (name === 'OBJECTS') layoutObjects.push(...readLayoutObjects(tags, bodyStart, end, decode));
+    else if (name === 'OBJECTS') {
+      layoutObjects.push(...readLayoutObjects(tags, bodyStart, end, decode));
+      doc.mlineStyles = readMlineStyles(tags, bodyStart, end);
+    }
     i = end < n && (values[end] as string).trim() === 'ENDSEC' ? end + 1 : end;
   }
   nameImages(doc, modelEntities, paperEntities);
@@ -79,7 +84,7 @@ export function buildDocument(read: TagReadResult, options: LoadOptions): DxfDoc
   for (const layout of doc.layouts) indexHandles(layout.entities, doc.entitiesByHandle);
   for (const block of doc.blocks.values()) indexHandles(block.entities, doc.entitiesByHandle);
   // Counting needs no boxes: the expansion walks the block graph only.
-  problems.push(...handleProblems(doc), ...blockStructureProblems(doc, new BlockExpansion(doc, () => emptyBox())));
+  problems.push(...handleProblems(doc), ...hatchProblems(doc), ...blockStructureProblems(doc, new BlockExpansion(doc, () => emptyBox())));
   return doc;
 }
 

@@ -1,4 +1,5 @@
 import { parseEntity } from './entityParser';
+import { polyfaceEdges, polygonMeshEdges, type MeshVertexRecord } from './meshes';
 import type { DxfBlock, DxfDocument, DxfEntity, PolyVertex } from './model';
 import type { DxfProblem, TagStream } from './tags';
 import { decodeDxfEscapes, type MbcsDecoder } from './textEscapes';
@@ -38,7 +39,11 @@ export function readEntityList(tags: TagStream, start: number, end: number, deco
 function attachChildren(parent: DxfEntity, children: DxfEntity[]): void {
   const g = parent.geometry;
   if (g.kind === 'insert') g.attribs = children.filter((c) => c.type === 'ATTRIB');
-  else if (g.kind === 'polyline') {
+  else if (g.kind === 'mesh') {
+    const records: MeshVertexRecord[] = [];
+    for (const child of children) if (child.geometry.kind === 'vertex') records.push({ flags: child.geometry.flags, at: child.geometry.at, indices: child.geometry.indices ?? [] });
+    g.edges = g.polyface ? polyfaceEdges(records) : polygonMeshEdges(records, g.m, g.n, g.smoothM, g.smoothN, g.closedM, g.closedN);
+  } else if (g.kind === 'polyline') {
     const vertices: PolyVertex[] = [];
     for (const child of children) {
       const vg = child.geometry;

@@ -1,8 +1,15 @@
 import { readHatchLoops } from './hatchParser';
+import { readHatchGradient, readHatchPattern } from './hatchPatterns';
+import { readMline } from './mlines';
+import { proxyGraphicsBytes } from './proxyGraphics';
 import type { DxfEntity, DxfGeometry, TextGeometry } from './model';
 import type { TagStream } from './tags';
-import { decodeDxfEscapes, mtextToPlain, plainText, type MbcsDecoder } from './textEscapes';
+import { decodeDxfEscapes, mtextToPlain, parseMtext, plainText, type MbcsDecoder } from './textEscapes';
+import { mtextFrame, textGenerationFrame } from './textFrame';
 import { TagView } from './tagView';
+
+/** Largest proxy graphics stream read from one entity (a TArch wall is under 2 KB). */
+const MAX_PROXY_GRAPHICS_BYTES = 4 * 1024 * 1024;
 
 /** Reads the common fields and the geometry of the entity whose tags are [start, end). */
 export function parseEntity(tags: TagStream, start: number, end: number, decodeMbcs?: MbcsDecoder): DxfEntity {
@@ -32,8 +39,12 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'line', a: v.point(10), b: v.point(11), z1: v.num(30), z2: v.num(31) };
     case 'POINT':
       return { kind: 'point', at: v.point(10) };
-    case 'VERTEX':
-      return { kind: 'vertex', at: v.point(10), bulge: v.num(42), flags: v.num(70) };
+    case 'VERTEX': {
+      const flags = v.num(70);
+      const vertex: DxfGeometry = { kind: 'vertex', at: v.point(10), bulge: v.num(42), flags };
+      if ((flags & 128) !== 0 && (flags & 64) === 0) vertex.indices = [71, 72, 73, 74].map((code) => Math.trunc(v.num(code)));
+      return vertex;
+    }
     case 'CIRCLE':
       return { kind: 'circle', center: v.point(10), radius: v.num(40) };
     case 'ARC':
@@ -43,6 +54,10 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
     case 'LWPOLYLINE':
       return withWidth({ kind: 'polyline', vertices: lwVertices(v), closed: (v.num(70) & 1) === 1 }, v.num(43));
     case 'POLYLINE':
+      if ((v.num(70) & 80) !== 0) {
+        const flags = v.num(70);
+        return { kind: 'mesh', polyface: (flags & 64) !== 0, m: v.num(71), n: v.num(72), smoothM: v.num(73), smoothN: v.num(74), closedM: (flags & 1) !== 0, closedN: (flags & 32) !== 0, edges: [] };
+      }
       return withWidth({ kind: 'polyline', vertices: [], closed: (v.num(70) & 1) === 1 }, v.num(40) === v.num(41) ? v.num(40) : 0);
     case 'SPLINE':
       return { kind: 'spline', degree: v.num(71, 3), controlPoints: v.points(10), knots: v.numbers(40), weights: v.numbers(41), fitPoints: v.points(11), closed: (v.num(70) & 1) === 1 };
@@ -82,7 +97,7 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       };
     }
     case 'HATCH':
-      return { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
+      return hatchGeometry(v);
     case 'LEADER':
       // 71 = arrowhead flag (absent means on, as AutoCAD writes it)
       return { kind: 'leader', vertices: v.points(10), text: '', arrow: v.num(71, 1) !== 0 };
@@ -98,6 +113,8 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       return { kind: 'solid', corners: [v.point(10), v.point(11), v.point(12), v.point(13, v.point(12))] };
     case 'VIEWPORT':
       return viewportGeometry(v);
+    case 'MLINE':
+      return readMline(v);
     case 'IMAGE':
     case 'WIPEOUT':
       return { kind: 'image', at: v.point(10), u: v.point(11), v: v.point(12), size: v.point(13, { x: 1, y: 1 }), boundary: v.points(14), wipeout: type === 'WIPEOUT', imageDef: v.str(340).trim(), name: '' };
@@ -107,9 +124,20 @@ function parseGeometry(type: string, v: TagView, decodeMbcs?: MbcsDecoder): DxfG
       const length = Math.hypot(d.x, d.y) || 1;
       return { kind: 'xline', at: v.point(10), direction: { x: d.x / length, y: d.y / length }, ray: type === 'RAY' };
     }
-    default:
-      return { kind: 'other' };
+    default: {
+      // custom objects keep a picture of themselves (proxy graphics) for programs without their application
+      const graphics = proxyGraphicsBytes(v.tags.codes, v.tags.values as ArrayLike<string>, v.start, v.end, MAX_PROXY_GRAPHICS_BYTES);
+      return graphics ? { kind: 'proxy', graphics } : { kind: 'other' };
+    }
   }
+}
+
+function hatchGeometry(v: TagView): DxfGeometry {
+  const g: Extract<DxfGeometry, { kind: 'hatch' }> = { kind: 'hatch', loops: readHatchLoops(v), solid: v.num(70) === 1 };
+  const gradient = readHatchGradient(v);
+  if (gradient) g.gradient = gradient;
+  else if (!g.solid) g.pattern = readHatchPattern(v);
+  return g;
 }
 
 function withWidth(g: Extract<DxfGeometry, { kind: 'polyline' }>, width: number): DxfGeometry {
@@ -134,13 +162,17 @@ function textGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
   const vAlign = v.num(v.str(0).trim() === 'TEXT' ? 73 : 74);
   const useAlignPoint = (hAlign !== 0 || vAlign !== 0) && v.indexOf(11) >= 0;
   const raw = v.str(1);
+  // 10/11 are OCS points: a negative extrusion mirrors OCS x (see textGenerationFrame)
+  const extrusionZ = v.num(230, 1);
+  const anchor = useAlignPoint ? v.point(11) : v.point(10);
+  const frame = textGenerationFrame(v.num(50), v.num(71), extrusionZ, v.num(41, 1));
   const geometry: TextGeometry = {
     kind: 'text',
     text: plainText(raw, decodeMbcs),
     raw,
-    at: useAlignPoint ? v.point(11) : v.point(10),
+    at: extrusionZ < 0 ? { x: -anchor.x, y: anchor.y } : anchor,
     height: v.num(40, 1),
-    rotation: v.num(50),
+    rotation: frame.rotation,
     hAlign: hAlign === 4 ? 1 : hAlign > 2 ? 0 : hAlign,
     vAlign: hAlign === 4 ? 2 : vAlign,
     width: 0,
@@ -149,6 +181,10 @@ function textGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
   };
   const tagIndex = v.indexOf(2);
   if (tagIndex >= 0) geometry.tag = plainText(v.str(2), decodeMbcs);
+  if (frame.mirrored) geometry.mirrored = true;
+  if (frame.widthFactor !== 1) geometry.widthFactor = frame.widthFactor;
+  const oblique = v.num(51);
+  if (oblique !== 0 && Math.abs(oblique) < 85) geometry.oblique = extrusionZ < 0 ? -oblique : oblique;
   return geometry;
 }
 
@@ -159,19 +195,26 @@ function mtextGeometry(v: TagView, decodeMbcs?: MbcsDecoder): TextGeometry {
   const attachment = Math.min(9, Math.max(1, v.num(71, 1)));
   const directionIndex = v.indexOf(11);
   const direction = v.point(11, { x: 1, y: 0 });
-  return {
+  const content = parseMtext(raw, decodeMbcs);
+  // 10 and 11 are WCS; only the rotation 50 (used when 11 is absent) is in the OCS, and with
+  // neither the baseline runs along WCS x (as ezdxf reads it)
+  const frame = mtextFrame(directionIndex >= 0 ? (Math.atan2(direction.y, direction.x) * 180) / Math.PI : v.num(50), directionIndex >= 0 || v.indexOf(50) < 0, v.num(230, 1));
+  const geometry: TextGeometry = {
     kind: 'text',
-    text: mtextToPlain(raw, decodeMbcs),
+    text: content.plain,
     raw,
     at: v.point(10),
     height: v.num(40, 1),
-    rotation: directionIndex >= 0 ? (Math.atan2(direction.y, direction.x) * 180) / Math.PI : v.num(50),
+    rotation: frame.rotation,
     hAlign: (attachment - 1) % 3,
     vAlign: 3 - Math.floor((attachment - 1) / 3),
     width: v.num(41),
     mtext: true,
     style: v.str(7, 'Standard').trim(),
   };
+  if (frame.mirrored) geometry.mirrored = true;
+  if (content.lines) geometry.runs = content.lines;
+  return geometry;
 }
 
 function multileaderGeometry(v: TagView, decodeMbcs?: MbcsDecoder): DxfGeometry {

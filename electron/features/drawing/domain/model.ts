@@ -1,4 +1,5 @@
 import type { DxfProblem, TagStream } from './tags';
+import type { MtextRun } from './textEscapes';
 
 export interface Vec2 {
   x: number;
@@ -16,6 +17,69 @@ export interface Box {
 export interface PolyVertex extends Vec2 {
   /** tan(θ/4) of the arc to the next vertex; 0 for a straight segment. */
   bulge: number;
+}
+
+/**
+ * One pattern line family of a HATCH, as the entity stores it (already scaled and rotated):
+ * line k of the family runs through `base + k·offset` at `angle` degrees, dashed by `dashes`
+ * (> 0 dash, < 0 gap, 0 dot; empty = continuous).
+ */
+export interface PatternLine {
+  angle: number;
+  base: Vec2;
+  offset: Vec2;
+  dashes: number[];
+}
+
+/** The pattern of a HATCH: its name, scale and angle (for rebuilding from acad.pat) and its own lines. */
+export interface HatchPattern {
+  name: string;
+  scale: number;
+  angle: number;
+  /** Group 77: cross-hatched (a second family at +90°), only used when rebuilding from the table. */
+  double: boolean;
+  lines: PatternLine[];
+}
+
+/** A colour stored in a gradient: ACI (group 63) and 24-bit RGB (group 421) when present. */
+export interface GradientColor {
+  aci: number;
+  rgb?: number;
+}
+
+/** A gradient fill (groups 450–470): type name (LINEAR, SPHERICAL…), angle in radians, centred or shifted. */
+export interface HatchGradient {
+  name: string;
+  angle: number;
+  /** Group 461: 0 = centred, 1 = shifted to one end. */
+  shift: number;
+  /** Group 452: 1 = one colour blended with a tint of white/black (`tint`, group 462). */
+  oneColor: boolean;
+  tint: number;
+  colors: GradientColor[];
+}
+
+/** One line of an MLINESTYLE: its offset (49, in style units), colour (62) and linetype (6). */
+export interface MlineElement {
+  offset: number;
+  color: number;
+  lineType: string;
+}
+
+/** An MLINESTYLE object: flags (70: 16/256 square start/end caps), element lines. */
+export interface MlineStyle {
+  handle: string;
+  name: string;
+  flags: number;
+  elements: MlineElement[];
+}
+
+/** One MLINE vertex: position (11), miter direction (13) and, per style element, its parameters (74 × 41). */
+export interface MlineVertex {
+  at: Vec2;
+  miter: Vec2;
+  /** params[e][0] is element e's distance from the vertex along the miter (scale included). */
+  params: number[][];
 }
 
 export interface TextGeometry {
@@ -39,6 +103,14 @@ export interface TextGeometry {
   tag?: string;
   /** Text style name (group 7) for TEXT/ATTRIB/MTEXT; its STYLE entry names the fonts. */
   style?: string;
+  /** Seen from behind (backward/upside-down flags, negative extrusion): see TextFrame. */
+  mirrored?: boolean;
+  /** TEXT width factor (41) when not 1. */
+  widthFactor?: number;
+  /** TEXT oblique angle (51), degrees, when not 0. */
+  oblique?: number;
+  /** MTEXT runs per line when the text has stacked fractions or tolerances (drawn stacked). */
+  runs?: MtextRun[][];
 }
 
 export interface InsertGeometry {
@@ -83,16 +155,23 @@ export interface ViewportGeometry {
 export type DxfGeometry =
   | { kind: 'line'; a: Vec2; b: Vec2; z1: number; z2: number }
   | { kind: 'point'; at: Vec2 }
-  | { kind: 'vertex'; at: Vec2; bulge: number; flags: number }
+  | { kind: 'vertex'; at: Vec2; bulge: number; flags: number; /** polyface face record: vertex indices 71–74 (1-based, < 0 = hidden edge) */ indices?: number[] }
   | { kind: 'circle'; center: Vec2; radius: number }
   | { kind: 'arc'; center: Vec2; radius: number; startAngle: number; endAngle: number }
   | { kind: 'ellipse'; center: Vec2; majorAxis: Vec2; ratio: number; startParam: number; endParam: number }
+  /**
+   * A POLYLINE polygon mesh (flag 16, M × N vertices) or polyface mesh (flag 64): its visible
+   * edges, filled in from the VERTEX records; `m`/`n` (71/72) and the smoothed grid (73/74)
+   * size a polygon mesh, `closedM`/`closedN` are 70 bits 1 and 32.
+   */
+  | { kind: 'mesh'; polyface: boolean; m: number; n: number; smoothM: number; smoothN: number; closedM: boolean; closedN: boolean; edges: [Vec2, Vec2][] }
   | { kind: 'polyline'; vertices: PolyVertex[]; closed: boolean; /** constant width in drawing units (LWPOLYLINE 43, POLYLINE 40 = 41) */ width?: number }
   | { kind: 'spline'; degree: number; controlPoints: Vec2[]; knots: number[]; weights: number[]; fitPoints: Vec2[]; closed: boolean }
   | TextGeometry
   | InsertGeometry
   | { kind: 'dimension'; blockName: string; dimType: number; measurement: number | null; textOverride: string; defPoint: Vec2; textAt: Vec2; points: Vec2[] }
-  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean }
+  /** Boundary loops (edges flattened); a pattern hatch draws its pattern lines clipped to them, a gradient hatch blends its colours. */
+  | { kind: 'hatch'; loops: Vec2[][]; solid: boolean; pattern?: HatchPattern; gradient?: HatchGradient }
   | { kind: 'leader'; vertices: Vec2[]; text: string; arrow: boolean }
   | { kind: 'solid'; corners: Vec2[] }
   /**
@@ -104,6 +183,10 @@ export type DxfGeometry =
   /** XLINE (infinite both ways) or RAY (infinite forward) through `at` along the unit `direction`. */
   | { kind: 'xline'; at: Vec2; direction: Vec2; ray: boolean }
   | ViewportGeometry
+  /** MLINE: its style (340 handle / 2 name, upper case), flags (71) and vertices with miters and element parameters. */
+  | { kind: 'mline'; styleHandle: string; styleName: string; flags: number; vertices: MlineVertex[] }
+  /** A custom object (ACAD_PROXY_ENTITY, or an entity type no reader knows) drawn from its proxy graphics stream. */
+  | { kind: 'proxy'; graphics: Uint8Array }
   | { kind: 'other' };
 
 export interface DxfEntity {
@@ -208,4 +291,6 @@ export interface DxfDocument {
   sections: TagRange[];
   tables: TagRange[];
   problems: DxfProblem[];
+  /** MLINESTYLE objects (OBJECTS section), for the colours and caps of MLINE elements. */
+  mlineStyles?: MlineStyle[];
 }

@@ -72,7 +72,13 @@ export function geometryJson(g: DxfGeometry): Record<string, unknown> {
     case 'dimension':
       return { block: g.blockName, dimType: g.dimType, measurement: g.measurement === null ? null : r6(g.measurement), textOverride: g.textOverride, textAt: pt(g.textAt) };
     case 'hatch':
-      return { loopCount: g.loops.length };
+      return { loopCount: g.loops.length, ...(g.pattern ? { pattern: g.pattern.name } : {}), ...(g.gradient ? { gradient: g.gradient.name } : {}) };
+    case 'mesh':
+      return { mesh: g.polyface ? 'polyface' : 'polygon', edgeCount: g.edges.length };
+    case 'mline':
+      return { style: g.styleName, vertexCount: g.vertices.length, closed: (g.flags & 2) !== 0 };
+    case 'proxy':
+      return { proxyGraphicsBytes: g.graphics.length };
     case 'leader':
       return { vertices: g.vertices.map(pt), ...(g.text ? { text: g.text } : {}) };
     case 'solid':

@@ -1,10 +1,10 @@
 import { MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
 import type { DrawingIndex } from './bounds';
-import { apply, boxesIntersect, emptyBox, rotationOf, scaleOf, unionBox, type Affine } from './geometry';
+import { apply, boxesIntersect, emptyBox, scaleOf, unionBox, type Affine } from './geometry';
 import type { Box, DxfEntity, DxfLayout, Vec2 } from './model';
 import { layoutByName } from './queries';
 import { layoutViewports, type LayoutViewport } from './viewports';
-import type { Primitive } from './world';
+import { transformText, type Primitive } from './world';
 
 /** Most entities one picture may draw, blocks expanded (two full single-entity budgets). */
 export const MAX_SCENE_ENTITIES = 2 * MAX_EXPANDED_ENTITIES;
@@ -26,9 +26,11 @@ export function toSheet(p: Primitive, m: Affine, paperLinetypes = true): Primiti
   if (p.kind === 'path') {
     const moved = { ...p, points: p.points.map((q) => apply(m, q)) };
     if (p.dashes && !paperLinetypes) moved.dashes = p.dashes.map((d) => d * scaleOf(m));
+    // a polyline width is model geometry: it shrinks with the view like the points do
+    if (p.width) moved.width = p.width * scaleOf(m);
     return moved;
   }
-  return { ...p, at: apply(m, p.at), height: p.height * scaleOf(m), rotation: p.rotation + rotationOf(m) };
+  return transformText(p, m);
 }
 
 /**
@@ -56,13 +58,36 @@ export function layoutScene(index: DrawingIndex, layoutName: string, bbox: Box):
         if (viewport.frozenLayers.has(entity.layer.toUpperCase())) continue;
         for (const p of take(entity)) if (!viewport.frozenLayers.has(p.layer.toUpperCase())) primitives.push(toSheet(p, viewport.toPaper, paperLinetypes));
       }
-      parts.push({ primitives, clip: viewport.clip, viewport });
+      parts.push(...inDrawingOrder({ primitives, clip: viewport.clip, viewport }));
     }
   }
   const own: Primitive[] = [];
   for (const entity of index.entitiesIn(layout, bbox)) own.push(...take(entity));
-  parts.push({ primitives: own });
+  parts.push(...inDrawingOrder({ primitives: own }));
   return parts;
+}
+
+/**
+ * A part cut at its WIPEOUT masks: a renderer draws each part in one go (batched by colour), so
+ * what comes before a mask goes in a part of its own, the mask in the next, and the rest after it.
+ */
+export function inDrawingOrder(part: ScenePart): ScenePart[] {
+  if (!part.primitives.some((p) => p.kind === 'path' && p.mask)) return [part];
+  const out: ScenePart[] = [];
+  let run: Primitive[] = [];
+  let masks = false;
+  const flush = (): void => {
+    if (run.length > 0) out.push({ ...part, primitives: run });
+    run = [];
+  };
+  for (const p of part.primitives) {
+    const mask = p.kind === 'path' && p.mask === true;
+    if (mask !== masks) flush();
+    masks = mask;
+    run.push(p);
+  }
+  flush();
+  return out;
 }
 
 /**

@@ -15,6 +15,9 @@ export class SpatialGrid<T> {
   private readonly minY: number;
   private readonly cellW: number;
   private readonly cellH: number;
+  /** Query number each item was last visited in (dedupes items registered in several cells without a Set). */
+  private readonly visited: Uint32Array;
+  private queries = 0;
 
   constructor(
     private readonly items: T[],
@@ -25,6 +28,7 @@ export class SpatialGrid<T> {
     this.minY = extents.minY;
     this.cellW = Math.max((extents.maxX - extents.minX) / CELLS, Number.MIN_VALUE);
     this.cellH = Math.max((extents.maxY - extents.minY) / CELLS, Number.MIN_VALUE);
+    this.visited = new Uint32Array(items.length);
     for (let i = 0; i < CELLS * CELLS; i++) this.cells.push([]);
     boxes.forEach((box, i) => {
       if (isEmptyBox(box)) return;
@@ -40,12 +44,21 @@ export class SpatialGrid<T> {
 
   query(box: Box): T[] {
     const [x0, x1, y0, y1] = this.range(box);
-    const hits = new Set<number>();
+    if (this.queries === 0xffffffff) {
+      this.visited.fill(0);
+      this.queries = 0;
+    }
+    const stamp = ++this.queries;
+    const hits: number[] = [];
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
-        for (const i of this.cells[y * CELLS + x] as number[]) if (!hits.has(i) && boxesIntersect(this.boxes[i] as Box, box)) hits.add(i);
+        for (const i of this.cells[y * CELLS + x] as number[]) {
+          if (this.visited[i] === stamp) continue;
+          this.visited[i] = stamp;
+          if (boxesIntersect(this.boxes[i] as Box, box)) hits.push(i);
+        }
       }
     }
-    return [...hits].sort((a, b) => a - b).map((i) => this.items[i] as T);
+    return Array.from(Int32Array.from(hits).sort(), (i) => this.items[i] as T);
   }
 }

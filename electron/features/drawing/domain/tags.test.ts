@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTextTags } from './tags';
-import { decodeDxfEscapes, mtextToPlain } from './textEscapes';
+import { decodeDxfEscapes, mtextToPlain, parseMtext } from './textEscapes';
 
 const tagArb = fc.record({
   code: fc.integer({ min: 0, max: 1071 }),
@@ -66,7 +66,44 @@ describe('text escapes', () => {
   });
 
   it('strips MTEXT formatting to plain text and keeps stacked fractions readable', () => {
-    expect(mtextToPlain('{\\fArial|b1;\\H2.5;房间}\\P\\C1;%%c35 H\\S6^;\\~mm')).toBe('房间\n⌀35 H6/ mm');
+    expect(mtextToPlain('{\\fArial|b1;\\H2.5;房间}\\P\\C1;%%c35 H\\S6^;\\~mm')).toBe('房间\n⌀35 H6 mm');
+  });
+
+  it('reads stacked tolerances and fractions as upper/lower set off from the number before them', () => {
+    expect(mtextToPlain('75\\S+0^-0.05;')).toBe('75 +0/-0.05');
+    expect(mtextToPlain('%%c20\\S+0.1^ -0.2;')).toBe('⌀20 +0.1/-0.2');
+    expect(mtextToPlain('1\\S1/2;" and \\S3#4;')).toBe('1 1/2" and 3/4');
+    expect(mtextToPlain('x\\S^2;')).toBe('x2');
+    expect(mtextToPlain('\\S1\\/2/3;')).toBe('1/2/3');
+  });
+
+  it('keeps the runs of a text with stacks, line by line, with the stack kind and its parts', () => {
+    expect(parseMtext('A\\S+0^-0.05;B\\PC\\S1/2;')).toEqual({
+      plain: 'A +0/-0.05B\nC 1/2',
+      lines: [
+        [{ kind: 'text', text: 'A' }, { kind: 'stack', upper: '+0', lower: '-0.05', style: 'tolerance' }, { kind: 'text', text: 'B' }],
+        [{ kind: 'text', text: 'C' }, { kind: 'stack', upper: '1', lower: '2', style: 'fraction' }],
+      ],
+    });
+    expect(parseMtext('no stacks\\Phere')).toEqual({ plain: 'no stacks\nhere' });
+  });
+
+  it('keeps one run list per plain line, whose pieces appear in that line in order, for any MTEXT with stacks', () => {
+    const piece = fc.constantFrom('ab', ' ', '7', '\\P', '\\S1/2;', '\\S+0^-0.1;', '\\S3#4;', '\\S^2;', '{\\H2;x}', '^J', '\\~', '房');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const { plain, lines } = parseMtext(pieces.join(''));
+      const plainLines = plain.split('\n');
+      if (!lines) return;
+      expect(lines.length).toBe(plainLines.length);
+      lines.forEach((runs, i) => {
+        let at = 0;
+        for (const part of runs.flatMap((r) => (r.kind === 'text' ? [r.text] : [r.upper, r.lower].filter(Boolean)))) {
+          const found = (plainLines[i] as string).indexOf(part, at);
+          expect(found).toBeGreaterThanOrEqual(0);
+          at = found + part.length;
+        }
+      });
+    }));
   });
 
   it('decodes a GBK \\M+5 escape with the injected decoder', () => {

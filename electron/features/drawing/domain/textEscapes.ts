@@ -46,15 +46,74 @@ const CODES_WITH_ARGUMENT = new Set(['f', 'F', 'H', 'W', 'Q', 'T', 'C', 'c', 'A'
 /** Toggles without an argument (underline, overline, strike-through, dimension wrap). */
 const TOGGLES = new Set(['L', 'l', 'O', 'o', 'K', 'k', 'X']);
 
+/** A piece of one MTEXT line: plain characters, or a stacked pair (`\Supper/lower;`). */
+export type MtextRun =
+  | { kind: 'text'; text: string }
+  /** fraction `a/b` (horizontal bar), diagonal `a#b`, tolerance `a^b` (no bar, left-aligned). */
+  | { kind: 'stack'; upper: string; lower: string; style: 'fraction' | 'diagonal' | 'tolerance' };
+
+/** Plain text of an MTEXT value, and its runs per line when it has stacks (else `lines` is absent). */
+export interface MtextContent {
+  plain: string;
+  lines?: MtextRun[][];
+}
+
+const STACK_STYLES = { '/': 'fraction', '#': 'diagonal', '^': 'tolerance' } as const;
+
+/**
+ * Splits a `\S` argument at its first unescaped `/`, `#` or `^` (`\/` etc. are literal); the parts
+ * are trimmed (AutoCAD writes `\S+0.1^ -0.2;`, the space only aligning the lower part).
+ */
+function parseStack(argument: string): Extract<MtextRun, { kind: 'stack' }> {
+  let upper = '';
+  for (let i = 0; i < argument.length; i++) {
+    const ch = argument[i] as string;
+    if (ch === '\\' && i + 1 < argument.length) {
+      upper += argument[++i];
+    } else if (ch === '/' || ch === '#' || ch === '^') {
+      return { kind: 'stack', upper: upper.trim(), lower: argument.slice(i + 1).replace(/\\(.)/g, '$1').trim(), style: STACK_STYLES[ch] };
+    } else upper += ch;
+  }
+  return { kind: 'stack', upper: upper.trim(), lower: '', style: 'tolerance' };
+}
+
+/**
+ * Reading of a stack in plain text: `upper/lower`, set off by a space from a number before it
+ * ("75 +0/-0.05", "1 1/2"); a one-sided stack (superscript, subscript) is just its part ("H6").
+ */
+function stackPlain(stack: Extract<MtextRun, { kind: 'stack' }>, before: string): string {
+  if (!stack.upper || !stack.lower) return stack.upper || stack.lower;
+  return `${before && !/\s$/.test(before) ? ' ' : ''}${stack.upper}/${stack.lower}`;
+}
+
 /**
  * Converts MTEXT content to plain text: `\P`, `^J` become a newline, `^I` spaces, grouping braces and formatting
- * codes disappear, stacked fractions `\Sa/b;` become `a/b`, `\~` a space, escaped `\\ \{ \}` stay
+ * codes disappear, stacks `\Sa/b;` read `a/b` (see stackPlain), `\~` a space, escaped `\\ \{ \}` stay
  * as the literal character. Unknown codes keep their character so no text is lost.
  */
 export function mtextToPlain(raw: string, decodeMbcs?: MbcsDecoder): string {
+  return parseMtext(raw, decodeMbcs).plain;
+}
+
+/** mtextToPlain plus the runs of each line when the text has stacks (drawn stacked). */
+export function parseMtext(raw: string, decodeMbcs?: MbcsDecoder): MtextContent {
   // Caret notation of control characters (^J line feed, ^I tab, ^M carriage return) as AutoCAD writes them in MTEXT.
   const text = expandControlCodes(decodeDxfEscapes(raw, decodeMbcs)).replace(/\^J|\^M/g, '\n').replace(/\^I/g, '    ');
   let out = '';
+  const lines: MtextRun[][] = [[]];
+  let hasStack = false;
+  const put = (chars: string): void => {
+    out += chars;
+    const parts = chars.split('\n');
+    parts.forEach((part, i) => {
+      if (i > 0) lines.push([]);
+      const line = lines[lines.length - 1] as MtextRun[];
+      const last = line[line.length - 1];
+      if (!part) return;
+      if (last?.kind === 'text') last.text += part;
+      else line.push({ kind: 'text', text: part });
+    });
+  };
   let i = 0;
   while (i < text.length) {
     const ch = text[i] as string;
@@ -63,24 +122,26 @@ export function mtextToPlain(raw: string, decodeMbcs?: MbcsDecoder): string {
       continue;
     }
     if (ch !== '\\' || i + 1 >= text.length) {
-      out += ch;
+      put(ch);
       i++;
       continue;
     }
     const code = text[i + 1] as string;
     if (code === 'P' || code === 'n') {
-      out += '\n';
+      put('\n');
       i += 2;
     } else if (code === '~') {
-      out += ' ';
+      put(' ');
       i += 2;
     } else if (code === '\\' || code === '{' || code === '}') {
-      out += code;
+      put(code);
       i += 2;
     } else if (code === 'S') {
       const end = text.indexOf(';', i + 2);
-      const stacked = end < 0 ? text.slice(i + 2) : text.slice(i + 2, end);
-      out += stacked.replace(/[#^]/, '/').replace(/\\(.)/g, '$1');
+      const stack = parseStack(end < 0 ? text.slice(i + 2) : text.slice(i + 2, end));
+      out += stackPlain(stack, out.slice(out.lastIndexOf('\n') + 1));
+      (lines[lines.length - 1] as MtextRun[]).push(stack);
+      hasStack = true;
       i = end < 0 ? text.length : end + 1;
     } else if (CODES_WITH_ARGUMENT.has(code)) {
       const end = text.indexOf(';', i + 2);
@@ -88,9 +149,9 @@ export function mtextToPlain(raw: string, decodeMbcs?: MbcsDecoder): string {
     } else if (TOGGLES.has(code)) {
       i += 2;
     } else {
-      out += code;
+      put(code);
       i += 2;
     }
   }
-  return out;
+  return hasStack ? { plain: out, lines } : { plain: out };
 }

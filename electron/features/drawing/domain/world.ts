@@ -1,6 +1,12 @@
 import { composeCell, insertCells, MAX_EXPANDED_ENTITIES, MAX_NESTING, tooComplex } from './blockExpansion';
 import { apply, arcPoints, bulgePolylinePoints, ellipsePoints, IDENTITY, rotationOf, scaleOf, splinePoints, type Affine } from './geometry';
+import { fillDimensionPlaceholders } from './dimensionText';
+import { hatchPatternSegments } from './hatchFill';
+import { mlineEntities } from './mlines';
+import { proxyEntities } from './proxyEntities';
 import type { DxfDocument, DxfEntity, DxfGeometry, TextGeometry, Vec2 } from './model';
+import type { MtextRun } from './textEscapes';
+import { transformTextFrame } from './textFrame';
 
 /** A colour after BYLAYER/BYBLOCK resolution: ACI index, or 24-bit RGB when `rgb` is set. */
 export interface ResolvedColor {
@@ -28,8 +34,33 @@ export type Primitive =
        * extends them across the picture (both ways, or forward for a ray). Extents ignore the infinity.
        */
       infinite?: 'both' | 'forward';
+      /** WIPEOUT: filled with the background, hiding what was drawn before it (the scene keeps the order). */
+      mask?: true;
+      /** Gradient HATCH: the outline is filled blending `colors` (the fill colour `color` is the first). */
+      gradient?: { name: string; /** radians, counter-clockwise */ angle: number; shift: number; colors: ResolvedColor[]; /** one-colour gradient: the first colour blends towards black (0) or white (1) */ tint?: number };
     }
-  | { kind: 'text'; text: string; at: Vec2; height: number; rotation: number; hAlign: number; vAlign: number; mtext: boolean; color: ResolvedColor; layer: string; tag?: string; wrapWidth?: number };
+  | {
+      kind: 'text';
+      text: string;
+      at: Vec2;
+      height: number;
+      rotation: number;
+      hAlign: number;
+      vAlign: number;
+      mtext: boolean;
+      color: ResolvedColor;
+      layer: string;
+      tag?: string;
+      wrapWidth?: number;
+      /** Glyphs seen from behind (see TextFrame): a mirrored insert, backward/upside-down text, extrusion −Z. */
+      mirrored?: boolean;
+      /** Glyph x scale relative to the height when not 1 (TEXT 41, non-uniform insert scales). */
+      widthFactor?: number;
+      /** Oblique angle in degrees when not 0. */
+      oblique?: number;
+      /** MTEXT runs per line when it has stacks; `text` holds their plain reading. */
+      runs?: MtextRun[][];
+    };
 
 interface Context {
   transform: Affine;
@@ -132,13 +163,14 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
   const lineType = resolveLineType(doc, entity, layer, ctx);
   const dashes = dashPattern(doc, lineType, entity.lineTypeScale ?? 1, scaleOf(ctx.transform));
   const m = ctx.transform;
-  const path = (points: Vec2[], closed = false, filled = false, width = 0): void => {
-    if (points.length === 0) return;
+  const path = (points: Vec2[], closed = false, filled = false, width = 0, dashed = true): Extract<Primitive, { kind: 'path' }> | undefined => {
+    if (points.length === 0) return undefined;
     const p: Primitive = { kind: 'path', points: points.map((q) => apply(m, q)), closed, filled, color, layer };
     if (weight > 0 && weight !== DEFAULT_WEIGHT) p.weight = weight / 100;
     if (width > 0) p.width = width * scaleOf(m);
-    if (dashes && !filled) p.dashes = dashes;
+    if (dashes && !filled && dashed) p.dashes = dashes;
     out.push(p);
+    return p;
   };
   const g: DxfGeometry = entity.geometry;
   switch (g.kind) {
@@ -160,12 +192,31 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'polyline':
       path(bulgePolylinePoints(g.vertices, g.closed), false, false, g.width ?? 0);
       return;
+    case 'mesh':
+      for (const [a, b] of g.edges) path([a, b]);
+      return;
     case 'spline':
       path(g.controlPoints.length > 1 ? splinePoints(g.degree, g.controlPoints, g.knots, g.weights) : g.fitPoints, g.closed);
       return;
-    case 'hatch':
-      for (const loop of g.loops) path(loop, true, g.solid);
+    case 'hatch': {
+      if (g.gradient) {
+        const colors = g.gradient.colors.map((c) => (c.rgb === undefined ? { aci: c.aci } : { aci: c.aci, rgb: c.rgb }));
+        const oneColor = g.gradient.oneColor || colors.length === 1;
+        const gradient = { name: g.gradient.name, angle: g.gradient.angle + (rotationOf(m) * Math.PI) / 180, shift: g.gradient.shift, colors: colors.length > 0 ? (oneColor ? colors.slice(0, 1) : colors) : [color], ...(oneColor ? { tint: g.gradient.tint } : {}) };
+        for (const loop of g.loops) {
+          const p = path(loop, true, true);
+          if (p) p.gradient = gradient;
+        }
+        return;
+      }
+      // pattern lines are drawn continuous: their dashes are the pattern's own
+      const pattern = hatchPatternSegments(doc, g);
+      // pattern pieces count against the expansion budget: a dense hatch in a block inserted many times stays bounded
+      if (pattern && (ctx.budget.remaining -= pattern.segments.length) < 0) throw tooComplex(ctx.budget.root, Number.POSITIVE_INFINITY, MAX_EXPANDED_ENTITIES);
+      if (pattern) for (const [a, b] of pattern.segments) path([a, b], false, false, 0, false);
+      else for (const loop of g.loops) path(loop, true, g.solid);
       return;
+    }
     case 'leader':
       path(g.vertices);
       if (g.arrow) path(arrowhead(g.vertices, leaderArrowSize(doc)), true, true);
@@ -176,8 +227,11 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
       return;
     case 'image': {
       const outline = imageOutline(g);
-      // A WIPEOUT masks what was drawn before it; the batched renderer has no drawing order, so it is not drawn.
-      if (g.wipeout) return;
+      if (g.wipeout) {
+        const mask = path(outline, true, true);
+        if (mask) mask.mask = true;
+        return;
+      }
       path(outline, true);
       const [p0, , p2] = outline;
       if (g.name && p0 && p2) {
@@ -200,9 +254,22 @@ function emit(doc: DxfDocument, entity: DxfEntity, ctx: Context, out: Primitive[
     case 'insert':
       emitInsert(doc, g, { ...ctx, blockWeight: weight, blockLineType: lineType }, layer, color, out);
       return;
-    case 'dimension':
-      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
+    case 'mline': {
+      const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
+      for (const child of mlineEntities(entity, g, doc.mlineStyles)) emit(doc, child, inner, out);
       return;
+    }
+    case 'proxy': {
+      const inner: Context = { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType };
+      for (const child of proxyEntities(doc, entity, g.graphics)) emit(doc, child, inner, out);
+      return;
+    }
+    case 'dimension': {
+      const first = out.length;
+      emitBlock(doc, g.blockName, { ...ctx, blockLayer: layer, blockColor: color, blockWeight: weight, blockLineType: lineType }, out);
+      fillDimensionPlaceholders(doc, entity, out.slice(first).filter((p) => p.kind === 'text'));
+      return;
+    }
     default:
       return;
   }
@@ -231,22 +298,24 @@ function arrowhead(vertices: Vec2[], size: number): Vec2[] {
 }
 
 function textPrimitive(g: TextGeometry, m: Affine, color: ResolvedColor, layer: string): Primitive {
-  const text: Primitive = {
-    kind: 'text',
-    text: g.text,
-    at: apply(m, g.at),
-    height: g.height * scaleOf(m),
-    rotation: g.rotation + rotationOf(m),
-    hAlign: g.hAlign,
-    vAlign: g.vAlign,
-    mtext: g.mtext,
-    color,
-    layer,
-  };
-  if (g.tag !== undefined) text.tag = g.tag;
-  // MTEXT reference width: lines wrap to it when drawn
-  if (g.mtext && g.width > 0) text.wrapWidth = g.width * scaleOf(m);
-  return text;
+  return transformText({ kind: 'text', text: g.text, at: g.at, height: g.height, rotation: g.rotation, hAlign: g.hAlign, vAlign: g.vAlign, mtext: g.mtext, color, layer, ...(g.tag === undefined ? {} : { tag: g.tag }), ...(g.mtext && g.width > 0 ? { wrapWidth: g.width } : {}), ...(g.mirrored ? { mirrored: true } : {}), ...(g.widthFactor ? { widthFactor: g.widthFactor } : {}), ...(g.oblique ? { oblique: g.oblique } : {}), ...(g.runs ? { runs: g.runs } : {}) }, m);
+}
+
+/**
+ * A text primitive moved through an affine map (block insert, viewport): position, height, and
+ * frame (rotation, mirroring, width factor; see transformTextFrame). MTEXT wraps to its
+ * reference width measured along the moved baseline.
+ */
+export function transformText(p: Extract<Primitive, { kind: 'text' }>, m: Affine): Extract<Primitive, { kind: 'text' }> {
+  const before = p.widthFactor ?? 1;
+  const { frame, heightScale } = transformTextFrame({ rotation: p.rotation, mirrored: p.mirrored === true, widthFactor: before }, m);
+  const out: Extract<Primitive, { kind: 'text' }> = { ...p, at: apply(m, p.at), height: p.height * heightScale, rotation: frame.rotation };
+  if (frame.mirrored) out.mirrored = true;
+  else delete out.mirrored;
+  if (Math.abs(frame.widthFactor - 1) > 1e-9) out.widthFactor = frame.widthFactor;
+  else delete out.widthFactor;
+  if (p.wrapWidth !== undefined) out.wrapWidth = (p.wrapWidth * heightScale * frame.widthFactor) / before;
+  return out;
 }
 
 function emitInsert(doc: DxfDocument, g: Extract<DxfGeometry, { kind: 'insert' }>, ctx: Context, layer: string, color: ResolvedColor, out: Primitive[]): void {

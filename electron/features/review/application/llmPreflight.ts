@@ -1,4 +1,5 @@
 import { AppError, toAppErrorData, type AppErrorData } from '../../../../shared/errors';
+import type { RunUsage } from '../ports/reviewStore';
 import { z } from 'zod';
 import type { LlmReviewSettings } from './llmReview';
 import { submitTool } from './llmReview';
@@ -9,8 +10,11 @@ export const PREFLIGHT_FRAME_ID = 'preflight';
 /** What the probe needs back: a well-formed, empty submission for the probe frame. */
 const probeAnswer = z.object({ frameId: z.literal(PREFLIGHT_FRAME_ID), findings: z.array(z.unknown()).max(0) }).loose();
 
-/** Outcome of the probe: the model can review, or it is unreachable now (the run goes on rules-only). */
-export type PreflightOutcome = { ok: true } | { ok: false; unavailable: AppErrorData };
+/**
+ * Outcome of the probe: the model can review, or it is unreachable now (the run goes on rules-only).
+ * `usage` is the probe's own model call, which the run accounts like any other (it is not free).
+ */
+export type PreflightOutcome = { ok: true; usage?: Partial<RunUsage> } | { ok: false; unavailable: AppErrorData };
 
 /**
  * Asks the reviewer model, before a run exists, for one forced `submit_findings` call of an empty
@@ -22,6 +26,7 @@ export type PreflightOutcome = { ok: true } | { ok: false; unavailable: AppError
  */
 export async function preflightReviewer(settings: LlmReviewSettings, signal?: AbortSignal): Promise<PreflightOutcome> {
   let value: unknown;
+  let usage: Partial<RunUsage>;
   try {
     const result = await settings.gateway.callTool({
       system: 'You are checking that you can answer through a tool before a drawing review.',
@@ -32,6 +37,8 @@ export async function preflightReviewer(settings: LlmReviewSettings, signal?: Ab
       ...(signal ? { signal } : {}),
     });
     value = result.value;
+    const u = result.usage;
+    usage = { llmCalls: 1, promptTokens: u.promptTokens ?? 0, completionTokens: u.completionTokens ?? 0, contextBytes: u.contextBytes, llmLatencyMs: u.latencyMs };
   } catch (error) {
     const data = toAppErrorData(error);
     if (data.retryable || data.code === 'LLM_TRANSPORT_UNAVAILABLE') return { ok: false, unavailable: data };
@@ -40,7 +47,7 @@ export async function preflightReviewer(settings: LlmReviewSettings, signal?: Ab
   if (!probeAnswer.safeParse(value).success) {
     throw notConformant(`asked to call submit_findings with frameId "${PREFLIGHT_FRAME_ID}" and no findings, it answered ${JSON.stringify(value).slice(0, 200)}`, null);
   }
-  return { ok: true };
+  return { ok: true, usage };
 }
 
 function notConformant(reason: string, cause: AppErrorData | null): AppError {

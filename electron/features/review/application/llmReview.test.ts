@@ -72,12 +72,13 @@ describe('the LLM sub-loop', () => {
     // The model got the screenshot and, on the second turn, the tool's result.
     expect(JSON.stringify(requests[0]!.body)).toContain('image/png');
     expect(JSON.stringify(requests[1]!.body)).toContain('dimensions');
-    expect(store.getRun('run-llm')!.usage.llmCalls).toBe(2);
+    // The two frame turns plus the tool-call check before the run: every model call is accounted.
+    expect(store.getRun('run-llm')!.usage.llmCalls).toBe(3);
     // The report names the model next to its finding and audits the calls in Chinese.
     const markdown = readFileSync(path.join(dir, 'out/report.md'), 'utf8');
     expect(markdown).toContain('AI 发现（scripted/scripted-model）');
     expect(markdown).toContain('## 审计');
-    expect(result.report!.audit).toMatchObject({ llmCalls: 2, modelToolCalls: 1, refusedCalls: [] });
+    expect(result.report!.audit).toMatchObject({ llmCalls: 3, modelToolCalls: 1, refusedCalls: [] });
     expect(result.report!.options.reviewer).toEqual({ model: 'scripted/scripted-model', maxToolCallsPerFrame: 3, maxReasks: 1 });
   });
 

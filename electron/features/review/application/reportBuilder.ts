@@ -22,6 +22,7 @@ const RULE_CAPABILITY: Record<RuleName, string | null> = {
   title_block_gb: 'frames',
   frame_without_dimensions: 'dimensions',
   circle_centre_marks: 'entities',
+  centring_marks: 'entities',
   dimension_text_height: 'dimensions',
   recovery_problems: 'drawingInfo',
 };

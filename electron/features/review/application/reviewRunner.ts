@@ -97,6 +97,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
     drawingFindings,
   );
   deps.store.proposeAnnotations(drawingFindings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * leaderScale)));
+  if (preflight.ok && preflight.usage) deps.store.addUsage(runId, preflight.usage);
   return executeRun(deps, session, runId, plan, data, meter, preflight.ok ? null : preflight.unavailable);
 }
 
@@ -119,6 +120,7 @@ export async function resumeReview(deps: ReviewRunnerDeps, session: ReviewSessio
   }
   const preflight = run.options.llm && deps.llm ? await preflightReviewer(deps.llm, session.signal) : { ok: true as const };
   deps.store.setRunStatus(runId, 'running', null, deps.now().toISOString());
+  if (preflight.ok && preflight.usage) deps.store.addUsage(runId, preflight.usage);
   return executeRun(deps, session, runId, { ...plan, frames }, data, meter, preflight.ok ? null : preflight.unavailable);
 }
 

@@ -149,6 +149,24 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
     .strict(),
   z
     .object({
+      /** GB/T 14689 centring marks (对中符号) in the middle of the four sides of a recognised GB sheet. */
+      rule: z.literal('centring_marks'),
+      /** false: the item is kept in the checklist but not evaluated (company sheets without marks). */
+      enabled: z.boolean(),
+      /** Sheet formats held to the convention (A0–A4, as recognised from the trimmed sheet). */
+      formats: z.array(z.string().min(1).max(40)).min(1).max(60),
+      /** Only sheets with Chinese texts (GB drawings); ISO 5457 and company sheets are left alone. */
+      chineseSheetsOnly: z.boolean(),
+      /** The thinnest printed mark, from its layer's lineweight (GB/T 14689: ≥ 0.5 mm). */
+      minLineWeightMm: z.number().min(0).max(5),
+      /** How far past the inner border the mark may reach (GB/T 14689: about 5 mm). */
+      maxInsideMm: z.number().positive().max(100),
+      /** How far from the middle of the side a mark may sit, on paper (mm). */
+      offsetToleranceMm: z.number().min(0).max(50),
+    })
+    .strict(),
+  z
+    .object({
       /** Circles (holes, bosses) without a centre line or centre mark through their centre. */
       rule: z.literal('circle_centre_marks'),
       /** Circles smaller than this on paper are skipped (GB/T 4457.4 allows a plain mark). */

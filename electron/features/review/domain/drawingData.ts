@@ -42,9 +42,11 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: reado
     // dimensions and detector hits are read in model space; on a sheet they are known only through the entities shown
     return { frameId: frame.id, entities: shown.entities, entitiesTruncated: data.entitiesTruncated, texts: shown.texts, dimensions: [], zeroLength: [], duplicates: [] };
   }
+  const sheetBox = frame.sheet?.box;
   return {
     frameId: frame.id,
     entities: data.entities.filter((e) => !ours(e.layer) && e.bbox !== undefined && inFrame(bboxCenter(e.bbox))),
+    ...(sheetBox ? { marginEntities: data.entities.filter((e) => !ours(e.layer) && e.bbox !== undefined && pointInBox(bboxCenter(e.bbox), sheetBox) && !inFrame(bboxCenter(e.bbox))) } : {}),
     entitiesTruncated: data.entitiesTruncated,
     texts: data.texts.filter((t) => !ours(t.layer) && inFrame(t.position)),
     dimensions: data.dimensions.filter((d) => !ours(d.layer) && d.position !== null && inFrame(d.position)),

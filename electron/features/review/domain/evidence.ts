@@ -132,6 +132,11 @@ export interface FrameEvidence {
   texts: TextItem[];
   dimensions: DimensionItem[];
   entities: EntitySummary[];
+  /**
+   * Entities between the trimmed sheet and the inner border (centring marks, zone labels' lines),
+   * when the sheet is known; they belong to no frame's `entities`.
+   */
+  marginEntities?: EntitySummary[];
   entitiesTruncated: boolean;
   zeroLength: DetectorHit[];
   duplicates: DuplicateGroup[];

@@ -9,6 +9,8 @@ export interface SetFileOutcome {
   /** Folder of this file's own report, relative to the set's output folder. */
   reportDir: string;
   exitCode: number;
+  /** The file's review run in the store, when the caller keeps runs (the app opens it from the set). */
+  runId?: string;
   /** The file's report when its review completed (possibly with errors). */
   report?: ReviewReport;
   /** Why the file has no report (typed error). */
@@ -31,7 +33,7 @@ export interface SetReport {
   folder: string;
   locale: ReviewLocale;
   exitCode: number;
-  files: { file: string; reportDir: string; exitCode: number; findings: number; blocking: number; frames: number; error: { code: string; message: string } | null }[];
+  files: { file: string; reportDir: string; runId: string | null; exitCode: number; findings: number; blocking: number; frames: number; error: { code: string; message: string } | null }[];
   sheets: SetSheetRow[];
   /** Cross-sheet checks over every sheet of the set (duplicate 图号, 共 N 张 第 M 张). */
   crossSheet: (NumberingIssue & { message: string })[];
@@ -47,43 +49,57 @@ export function worstExitCode(codes: readonly number[]): number {
   return codes.reduce((worst, code) => (rank(code) > rank(worst) ? code : worst), 0);
 }
 
-/** Builds the set report from the files' outcomes (pure; sheets and findings in file order). */
-export function buildSetReport(folder: string, outcomes: readonly SetFileOutcome[], locale: ReviewLocale, createdAt: string): SetReport {
-  const sheets: SetSheetRow[] = outcomes.flatMap((o) =>
-    (o.report?.frames ?? [])
-      .filter((f) => f.frame.origin === 'detected')
-      .map((f) => ({
-        file: o.file,
-        frameId: f.frame.id,
-        title: f.frame.titleBlock.title ?? null,
-        drawingNo: f.frame.titleBlock.drawingNo ?? null,
-        sheetNo: f.frame.titleBlock.sheetNo ?? null,
-        sheetCount: f.frame.titleBlock.sheetCount ?? null,
-        sheet: f.frame.sheetName,
-      })),
-  );
-  const issues = numberingIssues(
-    sheets.map((s) => ({ key: `${s.file}#${s.frameId}`, drawingNo: s.drawingNo ?? undefined, sheetNo: s.sheetNo ?? undefined, sheetCount: s.sheetCount ?? undefined })),
-    { checkSheetNumbering: true, complete: true },
-  );
+/** Folds the files' outcomes into a set report one at a time (pure; sheets and findings in the order added). */
+export interface SetReportBuilder {
+  /** Adds one file; its report is read here and not kept (only its table rows and findings are). */
+  add(outcome: SetFileOutcome): void;
+  finish(createdAt: string): SetReport;
+}
+
+/**
+ * A set report built file by file: a caller can load each file's report, add it and drop it, so
+ * a set of any size needs one file's report in memory plus the set report's own rows.
+ */
+export function createSetReportBuilder(folder: string, locale: ReviewLocale): SetReportBuilder {
+  const files: SetReport['files'] = [];
+  const sheets: SetSheetRow[] = [];
+  const findings: SetReport['findings'] = [];
   return {
-    schemaVersion: 1,
-    createdAt,
-    folder,
-    locale,
-    exitCode: worstExitCode(outcomes.map((o) => o.exitCode)),
-    files: outcomes.map((o) => ({
-      file: o.file,
-      reportDir: o.reportDir,
-      exitCode: o.exitCode,
-      findings: o.report?.summary.total ?? 0,
-      blocking: o.report?.summary.bySeverity.blocking ?? 0,
-      frames: o.report?.summary.frames ?? 0,
-      error: o.error ?? null,
-    })),
-    sheets,
-    crossSheet: issues.map((issue) => ({ ...issue, message: describeNumberingIssue(issue, locale === 'zh-CN') })),
-    findings: outcomes.flatMap((o) => (o.report?.findings ?? []).map((f) => ({ file: o.file, frameId: f.frameId, checklistItemId: f.checklistItemId, severity: f.severity, message: f.message }))),
+    add(o) {
+      for (const f of o.report?.frames ?? []) {
+        if (f.frame.origin !== 'detected') continue;
+        const tb = f.frame.titleBlock;
+        sheets.push({ file: o.file, frameId: f.frame.id, title: tb.title ?? null, drawingNo: tb.drawingNo ?? null, sheetNo: tb.sheetNo ?? null, sheetCount: tb.sheetCount ?? null, sheet: f.frame.sheetName });
+      }
+      files.push({
+        file: o.file,
+        reportDir: o.reportDir,
+        runId: o.runId ?? null,
+        exitCode: o.exitCode,
+        findings: o.report?.summary.total ?? 0,
+        blocking: o.report?.summary.bySeverity.blocking ?? 0,
+        frames: o.report?.summary.frames ?? 0,
+        error: o.error ?? null,
+      });
+      for (const f of o.report?.findings ?? []) findings.push({ file: o.file, frameId: f.frameId, checklistItemId: f.checklistItemId, severity: f.severity, message: f.message });
+    },
+    finish(createdAt) {
+      const issues = numberingIssues(
+        sheets.map((s) => ({ key: `${s.file}#${s.frameId}`, drawingNo: s.drawingNo ?? undefined, sheetNo: s.sheetNo ?? undefined, sheetCount: s.sheetCount ?? undefined })),
+        { checkSheetNumbering: true, complete: true },
+      );
+      return {
+        schemaVersion: 1,
+        createdAt,
+        folder,
+        locale,
+        exitCode: worstExitCode(files.map((f) => f.exitCode)),
+        files: [...files],
+        sheets: [...sheets],
+        crossSheet: issues.map((issue) => ({ ...issue, message: describeNumberingIssue(issue, locale === 'zh-CN') })),
+        findings: [...findings],
+      };
+    },
   };
 }
 

@@ -54,10 +54,15 @@ export function createLocalFileReader(options: LocalFileOptions) {
     // Messages name the resolved path that was tried (relative and ~ paths are resolved against
     // a working directory the caller may not know), as picsense does.
     const shown = absolute;
-    const real = await realpath(absolute).catch((error: unknown) => {
-      throw fsError(error, shown);
-    });
     const allowed = await roots();
+    // Without allowed roots any target may be read and the kernel follows symlinks itself, so
+    // the realpath round trip is only needed for the containment check.
+    const real =
+      allowed.length === 0
+        ? absolute
+        : await realpath(absolute).catch((error: unknown) => {
+            throw fsError(error, shown);
+          });
     if (allowed.length > 0 && !allowed.some((root) => isPathInside(root, real, style))) {
       const target = real === absolute ? shown : `${shown} (resolves to ${real})`;
       throw visionError('VISION_PATH_NOT_ALLOWED', `${target} is outside the allowed folders.`, { allowedRoots: options.allowedRoots.length, path: absolute });
@@ -73,18 +78,20 @@ export function createLocalFileReader(options: LocalFileOptions) {
     try {
       const opened = await handle.stat();
       if (!opened.isFile()) throw visionError('VISION_NOT_A_REGULAR_FILE', `${shown} is not a regular file.`);
-      // Read one byte past the cap so a file that grew after stat is still refused.
-      const buffer = Buffer.alloc(Math.min(opened.size, maxBytes) + 1);
+      // What the handle's size says is what is read (a file that grows afterwards is read as it
+      // was), so nothing past the cap is ever read and no extra read is needed to find the end.
+      if (opened.size > maxBytes) throw visionError('VISION_IMAGE_TOO_LARGE', `${shown} is ${opened.size} bytes, over the ${maxBytes}-byte limit.`, { limitBytes: maxBytes });
+      const buffer = Buffer.alloc(opened.size);
       let filled = 0;
       while (filled < buffer.length) {
         const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      if (filled > maxBytes) throw visionError('VISION_IMAGE_TOO_LARGE', `${shown} is over the ${maxBytes}-byte limit.`, { limitBytes: maxBytes });
       return new Uint8Array(buffer.buffer, buffer.byteOffset, filled);
     } finally {
-      await handle.close();
+      // Closing a read-only handle loses nothing, so the answer does not wait for it.
+      void handle.close().catch(() => undefined);
     }
   };
 }

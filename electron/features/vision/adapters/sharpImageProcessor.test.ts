@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { lineArtPng, orientedJpeg, photoJpeg, pngBomb, solidPng } from '../../../testSupport/visionFixtures/images';
@@ -14,11 +15,13 @@ const rgba = async (bytes: Uint8Array) => sharp(bytes).toColourspace('srgb').ens
 
 describe('sharp image processor', () => {
   it('returns the original bytes untouched when no resize, rotation or conversion is needed', async () => {
-    const bytes = await solidPng(800, 600);
-    const result = await processor.prepare(bytes, sniffImage(bytes));
-    expect(result.reencoded).toBe(false);
-    expect(result.prepared.bytes).toBe(bytes);
-    expect(result.prepared.sha256).toBe(result.original.sha256);
+    // 800×600 is checked by libvips, 64×64 without it (see isCheckablePng).
+    for (const bytes of [await solidPng(800, 600), await solidPng(64, 64)]) {
+      const result = await processor.prepare(bytes, sniffImage(bytes));
+      expect(result.reencoded).toBe(false);
+      expect(result.prepared.bytes).toBe(bytes);
+      expect(result.prepared.sha256).toBe(result.original.sha256);
+    }
   });
 
   it('resizes colour line art to a palette PNG that keeps the stated fidelity', async () => {
@@ -108,6 +111,16 @@ describe('sharp image processor', () => {
     const bytes = await solidPng(300, 300);
     const truncated = bytes.subarray(0, Math.floor(bytes.length / 2));
     await expect(processor.prepare(truncated, sniffImage(truncated))).rejects.toMatchObject({ code: 'VISION_IMAGE_CORRUPT' });
+  });
+
+  it('refuses a small PNG whose image data is damaged even when its checksums were recomputed', async () => {
+    const bytes = Buffer.from(await solidPng(40, 40, [90, 90, 200]));
+    const idat = bytes.indexOf('IDAT', 8, 'latin1');
+    const length = bytes.readUInt32BE(idat - 4);
+    bytes[idat + 4 + Math.floor(length / 2)]! ^= 0x55;
+    bytes.writeUInt32BE(crc32(bytes.subarray(idat, idat + 4 + length)), idat + 4 + length);
+    const damaged = new Uint8Array(bytes);
+    await expect(processor.prepare(damaged, sniffImage(damaged))).rejects.toMatchObject({ code: 'VISION_IMAGE_CORRUPT' });
   });
 
   it('crops in oriented coordinates and keeps full resolution below the edge limit', async () => {

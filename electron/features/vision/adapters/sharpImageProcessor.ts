@@ -5,6 +5,7 @@ import { fitScale, planImage, type ImageLimits } from '../domain/imageLimits';
 import type { PixelRect } from '../domain/imageMath';
 import { sniffImage, type ImageFormat, type SniffedImage } from '../domain/imageSniff';
 import type { EncodedImage, ImageProcessor, PreparedImage } from '../ports/imageProcessor';
+import { isCheckablePng, plainPngLayout, pngPixelsIntact } from './pngCheck';
 import { encodeSmallestPng } from './pngEncoding';
 
 export interface SharpProcessorOptions {
@@ -79,28 +80,37 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
     }
   }
 
+  /** EXIF orientation as libvips reads it (undefined = none). */
+  async function readOrientation(bytes: Uint8Array, format: ImageFormat): Promise<number | undefined> {
+    try {
+      return (await (await input(bytes)).metadata()).orientation;
+    } catch (error) {
+      throw decodeError(error, format);
+    }
+  }
+
   return {
     sha256,
 
-    async prepare(bytes: Uint8Array, sniffed: SniffedImage): Promise<PreparedImage> {
-      let orientation: number | undefined;
-      try {
-        orientation = (await (await input(bytes)).metadata()).orientation;
-      } catch (error) {
-        throw decodeError(error, sniffed.format);
-      }
+    async prepare(bytes: Uint8Array, sniffed: SniffedImage, knownSha256?: string): Promise<PreparedImage> {
+      // A plain PNG carries no EXIF, so there is no orientation for libvips to read.
+      const plain = sniffed.format === 'png' ? plainPngLayout(bytes) : undefined;
+      const orientation = plain ? 1 : await readOrientation(bytes, sniffed.format);
       const width = swapsAxes(orientation) ? sniffed.height : sniffed.width;
       const height = swapsAxes(orientation) ? sniffed.width : sniffed.height;
-      const original = { width, height, mimeType: sniffed.mimeType, sha256: sha256(bytes) };
+      const original = { width, height, mimeType: sniffed.mimeType, sha256: knownSha256 ?? sha256(bytes) };
       const plan = planImage(width, height, options.limits);
       const mustReencode = plan.kind !== 'keep' || (orientation ?? 1) > 1 || sniffed.format === 'gif';
       if (!mustReencode) {
-        // Decode once anyway: a truncated or corrupt file must be refused here, not by the provider.
-        // A raw decode, not stats(): stats() also computes per-channel statistics (~20× slower).
-        try {
-          await (await input(bytes)).raw().toBuffer();
-        } catch (error) {
-          throw decodeError(error, sniffed.format);
+        // A truncated or corrupt file must be refused here, not by the provider. A small plain PNG
+        // is proven decodable without libvips (pngPixelsIntact); anything else is decoded once
+        // (a raw decode, not stats(): stats() also computes per-channel statistics, ~20× slower).
+        if (!(plain && isCheckablePng(plain) && pngPixelsIntact(bytes, plain))) {
+          try {
+            await (await input(bytes)).raw().toBuffer();
+          } catch (error) {
+            throw decodeError(error, sniffed.format);
+          }
         }
         return { original, prepared: { bytes, mimeType: sniffed.mimeType, width, height, sha256: original.sha256, encoding: 'original' }, reencoded: false };
       }

@@ -35,7 +35,15 @@ export interface IntakeDeps {
  * a single decode by the processor. Errors: VISION_UNSUPPORTED_FORMAT, VISION_IMAGE_CORRUPT,
  * VISION_IMAGE_TOO_LARGE.
  */
-export async function prepareOriginal(deps: IntakeDeps, bytes: Uint8Array, label: string, origin: ImageOrigin, index: number, text?: string): Promise<NewSessionImage> {
+export async function prepareOriginal(
+  deps: IntakeDeps,
+  bytes: Uint8Array,
+  label: string,
+  origin: ImageOrigin,
+  index: number,
+  extras: { text?: string; sha256?: string } = {},
+): Promise<NewSessionImage> {
+  const { text } = extras;
   // A rendered PDF page is our own output (bounded by pixels), not an input to cap by bytes.
   if (origin !== 'pdf-page' && bytes.length > deps.limits.maxImageBytes) {
     throw visionError('VISION_IMAGE_TOO_LARGE', `${label} is ${bytes.length} bytes, over the ${deps.limits.maxImageBytes}-byte limit.`, { limitBytes: deps.limits.maxImageBytes });
@@ -48,7 +56,7 @@ export async function prepareOriginal(deps: IntakeDeps, bytes: Uint8Array, label
       limitPixels: deps.limits.maxInputPixels,
     });
   }
-  const { original, prepared, tiles } = await deps.processor.prepare(bytes, sniffed);
+  const { original, prepared, tiles } = await deps.processor.prepare(bytes, sniffed, extras.sha256);
   return {
     index,
     origin,
@@ -89,7 +97,7 @@ export async function preparePdfPages(
   const rendered = await deps.pdf.render(bytes, { ...(options.pages !== undefined ? { pages: options.pages } : {}), maxPages: options.pagesLeft, maxPixelsPerPage, ...(options.signal ? { signal: options.signal } : {}) });
   const images: NewSessionImage[] = [];
   for (const page of rendered.pages) {
-    images.push(await prepareOriginal(deps, page.png, `${label} p.${page.number}/${rendered.pageCount}`, 'pdf-page', firstIndex + images.length, page.text));
+    images.push(await prepareOriginal(deps, page.png, `${label} p.${page.number}/${rendered.pageCount}`, 'pdf-page', firstIndex + images.length, { text: page.text }));
   }
   return images;
 }
@@ -145,7 +153,7 @@ export async function takeInSources(
       if (known !== undefined) {
         indexes.push(known);
       } else {
-        const image = await prepareOriginal(deps, bytes, label, 'source', nextIndex).catch((error: unknown) => {
+        const image = await prepareOriginal(deps, bytes, label, 'source', nextIndex, { sha256: sha }).catch((error: unknown) => {
           throw withSourceIndex(error, position);
         });
         newImages.push(image);

@@ -41,8 +41,11 @@ export interface PreparedImage {
  * Error codes: VISION_IMAGE_CORRUPT (truncated/damaged data), VISION_IMAGE_TOO_LARGE (pixel limit).
  */
 export interface ImageProcessor {
-  /** Validates `bytes` (already sniffed as `sniffed`) and produces the model payload. */
-  prepare(bytes: Uint8Array, sniffed: SniffedImage): Promise<PreparedImage>;
+  /**
+   * Validates `bytes` (already sniffed as `sniffed`) and produces the model payload.
+   * `knownSha256`: the caller's sha256 of `bytes`, so the original is hashed once per call.
+   */
+  prepare(bytes: Uint8Array, sniffed: SniffedImage, knownSha256?: string): Promise<PreparedImage>;
   /** Crops an oriented original at full resolution, then fits the crop to the provider's limits. */
   crop(originalBytes: Uint8Array, rect: PixelRect): Promise<EncodedImage>;
   /** Hex sha256 of bytes (content-hash cache key). */

@@ -54,7 +54,10 @@ export function conformanceTools(catalog: CdslCatalog, check: SchemaCheck): Expo
 /**
  * Provider conformance for generation (seed §6.5): the model must send, through each offered
  * tool schema, exactly the valid instance it was shown — and pick the named tool when several
- * are offered. Any transport error counts as a failed check (the model is not usable).
+ * are offered. A refused request (a non-retryable error, e.g. the provider rejects the schema)
+ * counts as a failed check; a retryable one (the provider is down, rate-limited, timed out) stops
+ * the suite and is thrown as is: an outage says nothing about the model, and a stored failure
+ * would keep refusing it after the provider is back.
  */
 export async function runGenerationConformance(model: ModelPort, catalog: CdslCatalog, check: SchemaCheck): Promise<GenerationConformance> {
   const checks: ConformanceCheck[] = [];
@@ -82,6 +85,7 @@ export async function runGenerationConformance(model: ModelPort, catalog: CdslCa
       const same = validation.ok && canonicalJson(validation.value) === canonicalJson(example);
       checks.push({ name: label, passed: same, detail: validation.ok ? (same ? 'exact' : 'valid but different arguments') : validation.issues.map((i) => `${i.path} ${i.message}`).join('; ').slice(0, 200) });
     } catch (error) {
+      if ((error as { retryable?: boolean }).retryable === true) throw error;
       checks.push({ name: label, passed: false, detail: `${(error as { code?: string }).code ?? 'ERROR'}: ${(error as Error).message}`.slice(0, 200) });
     }
   };

@@ -99,7 +99,8 @@ export function createGenerationService(deps: GenerationDeps) {
       });
       return runTask(deps, taskId, options);
     },
-    cancel(taskId: string): TaskRecord {
+    /** Cancels a task (FAILED, reason CANCELLED); its ledger line and `failed` event are dispatched before it returns, even when no run is going. */
+    async cancel(taskId: string): Promise<TaskRecord> {
       const { task } = load(taskId);
       if (isTerminal(task.state)) return task;
       deps.repo.commit(taskId, task.state_version, {
@@ -108,6 +109,7 @@ export function createGenerationService(deps: GenerationDeps) {
         ledger: [{ event: 'failed', reason: 'CANCELLED' }],
         outbox: [{ type: 'failed', payload: { reason: 'CANCELLED' } }],
       });
+      await dispatchOutbox(deps, taskId);
       return load(taskId).task;
     },
     list: () => deps.repo.list(),

@@ -1,13 +1,16 @@
-import { existsSync } from 'node:fs';
-import { createCanvas, DOMMatrix, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
-import { MTEXT_LINE_PITCH } from '../../domain/bounds';
+import { existsSync, readFileSync } from 'node:fs';
+import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Box, Vec2 } from '../../domain/model';
 import { layoutScene, type ScenePart } from '../../domain/scene';
 import type { Primitive, ResolvedColor } from '../../domain/world';
+import { AppError } from '../../../../../shared/errors';
 import type { DxfScreenshotRenderer } from '../../ports/drawingRenderer';
 import { aciToRgb, cssColorOnWhite } from './aciColors';
-import { loadOutliner, type GlyphOutliner } from './glyphOutliner';
+import { drawGradientFills } from './gradientFill';
 import { encodePng } from './pngEncoder';
+import { loadTextFont, TextFont } from './textFont';
+import { compositeTexts, GlyphMasks, maskable } from './glyphMasks';
+import { drawGreeked, drawTexts } from './textPainter';
 
 /** Where Debian/Ubuntu (fonts-noto-cjk) and Fedora put the Noto CJK collections. */
 export const DEFAULT_CJK_FONT_FILES = [
@@ -18,6 +21,8 @@ export const DEFAULT_CJK_FONT_FILES = [
 ];
 /** The Simplified Chinese face of the collection (Chinese drawings are the main audience). */
 const CJK_FACE = 'NotoSansCJKsc-Regular';
+/** The sheet colour (WIPEOUT masks are filled with it). */
+const BACKGROUND = '#ffffff';
 /** Texts smaller than this many pixels are unreadable anyway and cost render time. */
 const MIN_TEXT_PX = 2;
 
@@ -39,22 +44,19 @@ function colorOf(c: ResolvedColor): string {
 
 /**
  * Screenshot renderer drawing straight onto a @napi-rs/canvas (Skia) 2D context: linework
- * batched per colour, texts as cached glyph outlines of an explicitly loaded CJK font (no system
- * font discovery, so output does not depend on what else is installed), viewports clipped to
- * their outline. Throws CAD_RENDER_FONT_MISSING at creation when no CJK font can be loaded, and
- * CAD_DXF_TOO_COMPLEX from render when the picture would expand past the scene budget.
+ * batched per colour, texts drawn by Skia in an explicitly loaded CJK face registered under
+ * its own family name (no system font lookup for it, so output does not depend on what else
+ * is installed), viewports clipped to their outline. Throws CAD_RENDER_FONT_MISSING at creation
+ * when no CJK font can be loaded, and CAD_DXF_TOO_COMPLEX from render when the picture would
+ * expand past the scene budget.
  */
 export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): DxfScreenshotRenderer {
-  const { outliner } = loadOutliner(fontFiles, CJK_FACE, existsSync);
-  const glyphs = new Map<number, Path2D>();
-  const glyph = (id: number): Path2D => {
-    let path = glyphs.get(id);
-    if (!path) {
-      path = new Path2D(outliner.outline(id));
-      glyphs.set(id, path);
-    }
-    return path;
-  };
+  const { metrics, face, file } = loadTextFont(fontFiles, CJK_FACE, { exists: existsSync, read: (f) => readFileSync(f) });
+  // Skia's font registry is process-wide: one family per face file, registered once.
+  const family = `CadSight ${metrics.postscriptName ?? CJK_FACE} ${file}`;
+  if (!GlobalFonts.has(family) && !GlobalFonts.register(face, family)) throw new AppError('CAD_RENDER_FONT_MISSING', `the rasteriser could not load the font ${file}`, { data: { fontFiles } });
+  const font = new TextFont(metrics, family);
+  const masks = new GlyphMasks(font);
   return {
     async render({ index, layout, bbox, maxEdge, highlight, hiddenLayers }) {
       const w = bbox.maxX - bbox.minX;
@@ -68,9 +70,9 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
       const scene = layoutScene(index, layout, bbox);
       const canvas = createCanvas(view.width, view.height);
       const ctx = canvas.getContext('2d');
-      ctx.fillStyle = '#ffffff';
+      ctx.fillStyle = BACKGROUND;
       ctx.fillRect(0, 0, view.width, view.height);
-      for (const part of scene) drawPart(ctx, part, view, outliner, glyph, hiddenLayers);
+      for (const part of scene) drawPart(ctx, part, view, font, masks, hiddenLayers);
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.strokeStyle = '#ff0000';
       ctx.lineWidth = 3;
@@ -81,7 +83,7 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
   };
 }
 
-function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, hiddenLayers?: ReadonlySet<string>): void {
+function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFont, masks: GlyphMasks, hiddenLayers?: ReadonlySet<string>): void {
   const { bbox, s } = view;
   const px = (x: number): number => (x - bbox.minX) * s;
   const py = (y: number): number => (bbox.maxY - y) * s;
@@ -96,6 +98,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
   const strokes = new Map<string, Primitive[]>();
   const texts: TextPrimitive[] = [];
   const greeked: TextPrimitive[] = [];
+  const gradients: Extract<Primitive, { kind: 'path' }>[] = [];
   const reach = Math.hypot(bbox.maxX - bbox.minX, bbox.maxY - bbox.minY) + Math.hypot((bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2);
   for (const raw of part.primitives) {
     // The viewer's layer toggles: left out like a layer that is off (names compared upper-case).
@@ -105,10 +108,14 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
       continue;
     }
     const p = raw.infinite ? extendAcross(raw, reach) : raw;
+    if (p.gradient) {
+      gradients.push(p);
+      continue;
+    }
     const target = p.filled ? fills : strokes;
     // strokes batch per colour and pixel width (lineweight or polyline width), in half pixels
     const widthPx = p.width ? Math.max(1, p.width * s) : p.weight ? Math.max(1, p.weight * view.pxPerMm) : 1;
-    const key = p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
+    const key = p.mask ? BACKGROUND : p.filled ? colorOf(p.color) : `${colorOf(p.color)}|${Math.round(widthPx * 2) / 2}|${dashKey(p.dashes, s)}`;
     const list = target.get(key);
     if (list) list.push(p);
     else target.set(key, [p]);
@@ -147,6 +154,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     ctx.lineWidth = 0.5;
     ctx.stroke();
   }
+  drawGradientFills(ctx, gradients, px, py);
   for (const [key, list] of strokes) {
     const [color, width, dash] = key.split('|') as [string, string, string];
     trace(list);
@@ -156,42 +164,28 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, outliner: Gly
     ctx.stroke();
   }
   ctx.setLineDash([]);
-  drawGreeked(ctx, greeked, view, outliner, px, py);
-  const byColor = new Map<string, Path2D>();
-  for (const t of texts) {
-    const color = colorOf(t.color);
-    let path = byColor.get(color);
-    if (!path) byColor.set(color, (path = new Path2D()));
-    addText(path, t, view, outliner, glyph, px(t.at.x), py(t.at.y));
-  }
-  // one path per colour: Skia rasterises a few large fills much faster than thousands of small ones
-  for (const [color, path] of byColor) {
-    ctx.fillStyle = color;
-    ctx.fill(path);
+  // axis-aligned small texts from cached glyph masks; the others by Skia, per colour
+  const composited = texts.filter((t) => maskable(t, view, font));
+  compositeTexts(ctx, composited, view, font, masks, (t) => colorOf(t.color));
+  const drawn = composited.length === texts.length ? [] : texts.filter((t) => !maskable(t, view, font));
+  for (const [list, draw] of [[greeked, drawGreeked], [drawn, drawTexts]] as const) {
+    for (const [color, group] of groupBy(list, (t) => colorOf(t.color))) {
+      ctx.fillStyle = color;
+      draw(ctx, group, view, font);
+    }
   }
   ctx.restore();
 }
 
-function addText(target: Path2D, p: TextPrimitive, view: View, outliner: GlyphOutliner, glyph: (id: number) => Path2D, x: number, y: number): void {
-  const size = p.height * view.s;
-  const lines = textLines(p, outliner);
-  const pitch = size * MTEXT_LINE_PITCH;
-  const block = size + (lines.length - 1) * pitch;
-  // baseline of the first line below the anchor (y down): top, middle, bottom, baseline
-  const firstBaseline = p.vAlign === 3 ? size : p.vAlign === 2 ? size - block / 2 : p.vAlign === 1 ? size - block : -(lines.length - 1) * pitch;
-  const k = size / outliner.capHeight;
-  const r = (-p.rotation * Math.PI) / 180;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
-  lines.forEach((laid, i) => {
-    const shift = p.hAlign === 1 ? -laid.width / 2 : p.hAlign === 2 ? -laid.width : 0;
-    const baseline = firstBaseline + i * pitch; // pixels below the anchor
-    for (const g of laid.glyphs) {
-      // pixel = anchor + R · (k·(gx + shift), baseline − k·gy): glyph units y up, pixels y down
-      const gx = k * (g.x + shift);
-      target.addPath(glyph(g.id), new DOMMatrix([k * cos, k * sin, k * sin, -k * cos, x + gx * cos - baseline * sin, y + gx * sin + baseline * cos]));
-    }
-  });
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 /** An XLINE/RAY primitive as a segment long enough to cross the whole picture (the canvas clips it). */
@@ -224,67 +218,4 @@ function dashKey(dashes: number[] | undefined, s: number): string {
   if (runs.length % 2 === 1) runs.push(0.5);
   const period = runs.reduce((a, b) => a + b, 0);
   return period < 3 ? '' : runs.map((r) => r.toFixed(2)).join(',');
-}
-
-/**
- * Lines of a text as glyph runs; MTEXT wraps to its reference width at spaces (a word longer than
- * the width, or CJK text without spaces, breaks between characters).
- */
-function textLines(p: TextPrimitive, outliner: GlyphOutliner): ReturnType<GlyphOutliner['layout']>[] {
-  const out: ReturnType<GlyphOutliner['layout']>[] = [];
-  const limit = p.wrapWidth ? (p.wrapWidth / p.height) * outliner.capHeight * 1.02 : 0; // font units; 2 % slack for rounding
-  for (const line of p.text.split('\n')) {
-    const laid = outliner.layout(line);
-    if (!limit || laid.width <= limit) {
-      out.push(laid);
-      continue;
-    }
-    const chars = [...line];
-    let start = 0;
-    while (start < chars.length) {
-      let end = start;
-      let lastSpace = -1;
-      let width = 0;
-      while (end < chars.length) {
-        const w = outliner.layout(chars[end] as string).width;
-        if (width + w > limit && end > start) break;
-        if (chars[end] === ' ') lastSpace = end;
-        width += w;
-        end++;
-      }
-      const cut = end < chars.length && lastSpace > start ? lastSpace : end;
-      out.push(outliner.layout(chars.slice(start, cut).join('').trimEnd()));
-      start = cut;
-      while (chars[start] === ' ') start++;
-    }
-  }
-  return out;
-}
-
-/** Texts too small to read are drawn as a faint bar per line (greeking), so their presence shows. */
-function drawGreeked(ctx: SKRSContext2D, texts: TextPrimitive[], view: View, outliner: GlyphOutliner, px: (x: number) => number, py: (y: number) => number): void {
-  if (texts.length === 0) return;
-  ctx.save();
-  ctx.globalAlpha = 0.45;
-  for (const p of texts) {
-    const size = p.height * view.s;
-    const k = size / outliner.capHeight;
-    const r = (-p.rotation * Math.PI) / 180;
-    const lines = textLines(p, outliner);
-    const pitch = size * MTEXT_LINE_PITCH;
-    const top = p.vAlign === 3 ? 0 : p.vAlign === 2 ? -(size + (lines.length - 1) * pitch) / 2 : -(size + (lines.length - 1) * pitch);
-    ctx.strokeStyle = colorOf(p.color);
-    ctx.lineWidth = Math.max(0.5, size * 0.7);
-    ctx.beginPath();
-    lines.forEach((laid, i) => {
-      const width = laid.width * k;
-      const left = p.hAlign === 1 ? -width / 2 : p.hAlign === 2 ? -width : 0;
-      const y = top + size / 2 + i * pitch;
-      const [x0, y0, x1, y1] = [left, y, left + width, y];
-      ctx.moveTo(px(p.at.x) + x0 * Math.cos(r) - y0 * Math.sin(r), py(p.at.y) + x0 * Math.sin(r) + y0 * Math.cos(r));
-      ctx.lineTo(px(p.at.x) + x1 * Math.cos(r) - y1 * Math.sin(r), py(p.at.y) + x1 * Math.sin(r) + y1 * Math.cos(r));
-    });
-    ctx.stroke();
-  }
-  ctx.restore();
 }

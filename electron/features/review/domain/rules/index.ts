@@ -10,6 +10,7 @@ import { letteringRule } from './letteringRule';
 import { scaleConsistencyRule } from './scaleRule';
 import { titleBlockGbRule } from './titleBlockGbRule';
 import { circleCentreMarksRule } from './centreMarkRule';
+import { centringMarksRule } from './centringMarksRule';
 import { drawingNumbersRule, recoveryProblemsRule } from './drawingRules';
 import type { DrawingRuleContext, FrameRuleContext } from './context';
 
@@ -50,6 +51,8 @@ function evaluateFrameItem(item: RuleChecklistItem, context: FrameRuleContext): 
       return frameWithoutDimensionsRule(item, params, context);
     case 'circle_centre_marks':
       return circleCentreMarksRule(item, params, context);
+    case 'centring_marks':
+      return centringMarksRule(item, params, context);
     case 'dimension_text_height':
       return dimensionTextHeightRule(item, params, context);
     case 'entities_outside_frames':

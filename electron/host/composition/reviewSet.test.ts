@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db/openDatabase';
 import { createFolderOutput, createSqliteReviewStore, parseChecklist, reviewMigrations, startReview, worstExitCode } from '../../features/review/index';
-import { openDxfReviewEndpoints, reviewExitCode } from './review';
-import { runReviewSet, type ReviewSetDeps } from './reviewSet';
+import { dxfSetFileReviewer, openDxfReviewEndpoints } from './reviewFiles';
+import { runReviewSet, type ReviewSetDeps, type SetProgress } from './reviewSet';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const fixtures = path.join(repoRoot, 'electron/testSupport/fixtures/dxf');
@@ -16,15 +16,15 @@ afterAll(() => db.close());
 
 let n = 0;
 const reviewed: string[] = [];
+const events: SetProgress[] = [];
+const store = createSqliteReviewStore(db, () => new Date());
+const reviewOne = dxfSetFileReviewer({ store, now: () => new Date(), newRunId: () => `set-${++n}`, generatorVersion: 'test' }, { checklist, locale: 'zh-CN', concurrency: 1 });
 const deps: ReviewSetDeps = {
   now: () => new Date('2026-12-01T00:00:00Z'),
-  log: () => undefined,
+  onProgress: (event) => events.push(event),
   reviewFile: async (file, outDir) => {
     reviewed.push(path.basename(file));
-    const { source } = await openDxfReviewEndpoints(file);
-    const store = createSqliteReviewStore(db, () => new Date());
-    const result = await startReview({ store, now: () => new Date(), newRunId: () => `set-${++n}`, generatorVersion: 'test' }, { source, output: createFolderOutput(outDir), concurrency: 1 }, checklist, { llm: false, locale: 'zh-CN', frames: null });
-    return { exitCode: reviewExitCode(result), ...(result.report ? { report: result.report } : {}) };
+    return reviewOne(file, outDir);
   },
 };
 
@@ -48,6 +48,10 @@ describe('reviewing a folder of drawings as a set', () => {
     expect(report.crossSheet.filter((c) => c.kind === 'duplicate_drawing_no').map((c) => c.drawingNo)).toEqual(['CS-2026-001', 'CS-2026-002', 'CS-2026-003']);
     expect(readFileSync(path.join(out, 'set-report.md'), 'utf8')).toContain('图号 CS-2026-001 重复：sample-copy.dxf#92、sample.dxf#92。');
     expect(readFileSync(path.join(out, 'reports/sample/report.md'), 'utf8').length).toBeGreaterThan(0);
+    // Each file's run is linked from the set (the app opens it), and progress came per file.
+    expect(report.files.filter((f) => f.runId !== null).map((f) => store.getRun(f.runId!)?.source)).toEqual(['iso.dxf', 'sample-copy.dxf', 'sample.dxf']);
+    expect(events.filter((e) => e.kind === 'finished').map((e) => e.done)).toEqual([1, 2, 3, 4]);
+    expect(events.filter((e) => e.kind === 'started')).toHaveLength(4);
   }, 120_000);
 
   it('resumes: files reviewed before are not reviewed again, a failed one is', async () => {
