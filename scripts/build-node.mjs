@@ -13,6 +13,7 @@ const nodeEntries = [
   ['electron/features/cadgen/adapters/occt/occtWorker.ts', 'occtWorker'],
   // Test support (offline evals and the README's scripted walkthrough), never loaded by the app.
   ['electron/testSupport/cadgenPlayer/serve.ts', 'scriptedCadgenProvider'],
+  ['electron/testSupport/cadgenCrash/child.ts', 'cadgenCrashChild'],
 ];
 
 const present = nodeEntries.filter(([src]) => existsSync(src));

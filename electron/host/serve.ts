@@ -37,10 +37,7 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`CadSight ready: ${server.url}\n`);
   const stop = (): void => {
-    void server.close().finally(() => {
-      runtime.close();
-      process.exit(0);
-    });
+    void server.close().then(() => runtime.close()).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -93,7 +93,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('window-all-closed', () => {
-    runtime?.close();
-    app.quit();
+    // Generation runs get a bounded moment to stop at a step boundary before the database closes.
+    void (runtime?.close() ?? Promise.resolve()).finally(() => app.quit());
   });
 }

@@ -15,6 +15,7 @@ import { allMigrations } from '../../electron/host/composition/migrations';
 import { startScriptedProvider } from '../../electron/testSupport/scriptedProvider';
 import type { CapturedRequest, ScriptStep } from '../../electron/testSupport/scriptedProvider/types';
 import { createFixturePlayer, type GenFixture } from '../../electron/testSupport/cadgenPlayer/player';
+import { promptTokensOf } from '../../electron/testSupport/scriptedProvider/promptTokens';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixturesDir = path.join(repoRoot, 'resources/evals/cadgen/v1');
@@ -25,7 +26,7 @@ const median = (values: number[]): number => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-const tokensOf = (bytes: number): number => Math.ceil(bytes / 4); // the scripted provider's usage rule
+const tokensOf = (bytes: number): number => Math.ceil(bytes / 4); // text: ~4 bytes per token
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-cadgen-'));
 const loadAverageAtStart = os.loadavg().map((l) => round(l, 2));
 
@@ -46,7 +47,8 @@ function platePart(features: number): GenFixture {
   };
 }
 
-interface Call { role: 'author' | 'reviewer'; state: string; checkpoint: number; tool: string; bytes: number; factsBytes: number }
+/** One model request: `tokens` as the provider bills it (text ~bytes/4, PNG renders by pixels, OpenAI rule); `anthropicTokens` with Anthropic's rule. */
+interface Call { role: 'author' | 'reviewer'; state: string; checkpoint: number; tool: string; bytes: number; tokens: number; anthropicTokens: number; naiveTokens: number; factsBytes: number }
 
 function describe(request: CapturedRequest, step: ScriptStep): Call | null {
   const body = request.body as { messages: { role: string; content: unknown }[] };
@@ -63,6 +65,9 @@ function describe(request: CapturedRequest, step: ScriptStep): Call | null {
     checkpoint: requirementsPhase ? 0 : facts.state === 'FINAL_VALIDATION' ? -1 : done + 1,
     tool: 'toolCall' in step ? step.toolCall.name : 'text',
     bytes: request.bodyBytes,
+    tokens: promptTokensOf(request.body, request.bodyBytes, 'openai'),
+    anthropicTokens: promptTokensOf(request.body, request.bodyBytes, 'anthropic'),
+    naiveTokens: tokensOf(request.bodyBytes),
     factsBytes: Buffer.byteLength(text),
   };
 }
@@ -155,7 +160,7 @@ function perCheckpoint(run: Run) {
       authorTurns: author.length,
       meanBytes: round(bytes.reduce((a, b) => a + b, 0) / bytes.length, 0),
       maxBytes: Math.max(...bytes),
-      meanPromptTokens: round(bytes.map(tokensOf).reduce((a, b) => a + b, 0) / bytes.length, 0),
+      meanPromptTokens: round(author.map((c) => c.tokens).reduce((a, b) => a + b, 0) / author.length, 0),
       meanFactsBytes: round(author.map((c) => c.factsBytes).reduce((a, b) => a + b, 0) / author.length, 0),
       fragmentCalls: author.filter((c) => c.tool === 'submit_cdsl_fragment').length,
       candidateReviews: run.calls.filter((c) => c.role === 'reviewer' && c.checkpoint === k && c.tool === 'review_candidate').length,
@@ -176,7 +181,7 @@ function perCheckpoint(run: Run) {
  * calls are as measured. The plan text is a Markdown step per action (intent, expected change,
  * operation, selector slots, the exact CDSL fragment as JSON), i.e. what the plan review demanded.
  */
-function planBaseline(run: Run) {
+function planBaseline(run: Run, rule: 'tokens' | 'anthropicTokens' | 'naiveTokens' = 'tokens') {
   const steps = run.fixture.actions.map((a, i) => `## Step ${i + 1}: ${a.intent}\n- operation: ${a.atomic_id}\n- expected change: ${a.expected_change}\n- selectors: ${Object.keys(a.selectors ?? {}).join(', ') || 'none'}\n\n\`\`\`json\n${JSON.stringify(a.fragment, null, 2)}\n\`\`\`\n`);
   const plan = `# Modeling plan\n\n${steps.join('\n')}`;
   const planBytes = Buffer.byteLength(plan);
@@ -184,26 +189,26 @@ function planBaseline(run: Run) {
   const requirementsText = run.fixture.requirements.map((r) => `- ${r.statement}: ${JSON.stringify(r.claims)}`).join('\n');
   const firstAuthor = run.calls.find((c) => c.role === 'author')!;
   const reqReview = run.calls.find((c) => c.role === 'reviewer' && c.checkpoint === 0)!;
-  // [bytes, counts towards the seed's "author + plan-review" figure]
-  const modelled: [number, boolean][] = [[firstAuthor.bytes + Buffer.byteLength(requirementsText), true], [reqReview.bytes + planBytes, true]];
+  // [prompt tokens, counts towards the seed's "author + plan-review" figure]; added text at bytes / 4.
+  const modelled: [number, boolean][] = [[firstAuthor[rule] + tokensOf(Buffer.byteLength(requirementsText)), true], [reqReview[rule] + tokensOf(planBytes), true]];
   let resentMarkdown = 0;
   for (const c of run.calls) {
     if (c.role === 'author' && c.checkpoint !== 0) {
       if (c.tool !== 'propose_next_action') {
-        modelled.push([c.bytes + planBytes + requestBytes, true]);
+        modelled.push([c[rule] + tokensOf(planBytes + requestBytes), true]);
         resentMarkdown += tokensOf(run.markdownBytes);
       }
     } else if (c.role === 'reviewer' && c.tool === 'review_candidate') {
-      modelled.push([c.bytes + Buffer.byteLength(steps[c.checkpoint - 1] ?? ''), false]);
+      modelled.push([c[rule] + tokensOf(Buffer.byteLength(steps[c.checkpoint - 1] ?? '')), false]);
     } else {
-      modelled.push([c.bytes, c.role === 'author']);
+      modelled.push([c[rule], c.role === 'author']);
     }
   }
   const sum = (xs: number[]): number => xs.reduce((x, y) => x + y, 0);
-  const authorPlanBaseline = sum(modelled.filter(([, author]) => author).map(([b]) => tokensOf(b)));
-  const allBaseline = sum(modelled.map(([b]) => tokensOf(b)));
-  const authorMeasured = sum(run.calls.filter((c) => c.role === 'author').map((c) => tokensOf(c.bytes)));
-  const allMeasured = sum(run.calls.map((c) => tokensOf(c.bytes)));
+  const authorPlanBaseline = sum(modelled.filter(([, author]) => author).map(([t]) => t));
+  const allBaseline = sum(modelled.map(([t]) => t));
+  const authorMeasured = sum(run.calls.filter((c) => c.role === 'author').map((c) => c[rule]));
+  const allMeasured = sum(run.calls.map((c) => c[rule]));
   return {
     fixture: run.fixture.id, checkpoints: run.fixture.actions.length, planBytes, measuredCalls: run.calls.length, baselineCalls: modelled.length,
     authorMeasuredTokens: authorMeasured, authorPlanBaselineTokens: authorPlanBaseline, saving: round(1 - authorMeasured / authorPlanBaseline, 3),
@@ -244,10 +249,15 @@ const overhead = {
   undelayedWallMs: round(scaling[0]!.wallMs),
   target: 0.05,
 };
-const baseline = evalRuns.map(planBaseline);
+const baseline = evalRuns.map((r) => planBaseline(r));
+const baselineAnthropic = evalRuns.map((r) => planBaseline(r, 'anthropicTokens'));
+const baselineNaive = evalRuns.map((r) => planBaseline(r, 'naiveTokens'));
 const medianSaving = round(median(baseline.map((b) => b.saving)), 3);
 const medianSavingMarkdown = round(median(baseline.map((b) => b.savingWithMarkdown)), 3);
 const medianSavingAll = round(median(baseline.map((b) => b.savingAllCalls)), 3);
+const medianSavingAllAnthropic = round(median(baselineAnthropic.map((b) => b.savingAllCalls)), 3);
+const medianSavingAllNaive = round(median(baselineNaive.map((b) => b.savingAllCalls)), 3);
+const medianSavingNaive = round(median(baselineNaive.map((b) => b.saving)), 3);
 
 const result = {
   machine: { cpus: os.cpus().length, node: process.version, load_average_start: loadAverageAtStart, load_average_end: os.loadavg().map((l) => round(l, 2)), date: new Date().toISOString() },
@@ -256,7 +266,7 @@ const result = {
   growth,
   happyPath: happy,
   overhead,
-  planBaseline: { runs: baseline, medianSaving, medianSavingMarkdown, medianSavingAll, target: 0.3 },
+  planBaseline: { runs: baseline, medianSaving, medianSavingMarkdown, medianSavingAll, medianSavingAllAnthropic, medianSavingNaive, medianSavingAllNaive, target: 0.3 },
 };
 
 const pct = (x: number, d = 1) => `${round(x * 100, d)} %`;
@@ -266,7 +276,7 @@ const md = `# CAD generation protocol benchmark
 
 Machine: ${result.machine.cpus} CPUs (shared with other agents), Node ${result.machine.node}, load average ${result.machine.load_average_start.join(' / ')} at start and ${result.machine.load_average_end.join(' / ')} at end, ${result.machine.date}; whole bench ${result.benchWallS} s.
 Real OpenCascade kernel (replicad WASM worker), real SQLite, the scripted author/reviewer player (electron/testSupport/cadgenPlayer) over real HTTP on 127.0.0.1. Conformance probes run first and are excluded from every figure.
-Bytes are HTTP request bodies as the provider received them (system prompt, facts, tool schemas); prompt tokens are the provider's reported usage, ceil(bytes / 4), which is also what the engine charged (cross-check column below).
+Bytes are HTTP request bodies as the provider received them (system prompt, facts, tool schemas, base64 renders). Prompt tokens are billed the way providers bill them (electron/testSupport/scriptedProvider/promptTokens.ts, also what the scripted provider reports and the engine charges — cross-check column below): text at ceil(bytes / 4), each PNG render by its pixels with OpenAI's tiling rule (85 + 170 per 512 px tile after fitting 2048 / 768 px; the vision slice's estimateVisionTokens), not by its base64 length; the Anthropic rule (w × h / 750 after scaling to ≤ 1568 px / 1.15 MP) is given as a second figure. Before this, the bench charged base64 at bytes / 4, which made a 1600 px line drawing ~22 000 tokens instead of 765 (old-rule figures kept below for comparison).
 The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadgen.ts in the player's format: the plate_with_holes plate, then 5 or 11 separate single-position Ø6 hole features on the top face (each needs inspect_topology). The 3-feature part is the flange eval fixture.
 
 | measure | value | baseline / target |
@@ -277,7 +287,8 @@ The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadg
 | orchestration overhead, model answering in ${MODEL_DELAY_MS} ms (${overhead.fixture}, ${overhead.modelCalls} calls) | **${pct(overhead.orchestrationShare, 2)}** of ${overhead.wallMs} ms | model ${overhead.modelMs} ms, kernel ${overhead.kernelMs} ms (builds, STEP re-import) and GLB/PNG encoding ${overhead.encodingMs} ms excluded; target < 5 %: ${met(overhead.orchestrationShare < overhead.target)}; everything but the model: ${pct(overhead.nonModelShare, 2)} |
 | author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures | **${pct(medianSaving)} fewer** | target ≥ 30 % fewer: ${met(medianSaving >= 0.3)} |
 | same, variant B: the old modelling turns also carried requirements.md + completion.md in full | ${pct(medianSavingMarkdown)} fewer | target ≥ 30 % fewer: ${met(medianSavingMarkdown >= 0.3)} |
-| all prompt tokens incl. requirement, candidate and final reviews (reviewer requests carry the PNG renders as base64, charged at bytes / 4) | ${pct(medianSavingAll)} fewer | same baseline; no target (the seed keeps result reviews on purpose) |
+| all prompt tokens incl. requirement, candidate and final reviews (renders billed by pixels, OpenAI rule) | ${pct(medianSavingAll)} fewer (Anthropic rule: ${pct(medianSavingAllAnthropic)}) | same baseline; no target (the seed keeps result reviews on purpose) |
+| old accounting (base64 at bytes / 4), for comparison: author + plan-review / all calls | ${pct(medianSavingNaive)} / ${pct(medianSavingAllNaive)} fewer | author prompts carry no images, so only the all-calls figure moves |
 
 ## Context per author turn against checkpoint index
 
@@ -293,7 +304,7 @@ The old protocol: author writes requirements, then one large modeling plan, an i
 - **every modelling author turn** (checkpoints ≥ 1 and complete_task): measured request + the whole plan + the source request (the old loop re-sent source-requirements.md); the measured propose_next_action turns are **dropped** (the old protocol had none), so the baseline gets no credit for turns the new protocol adds;
 - **every candidate review**: measured request + that checkpoint's plan step; requirement and final review calls as measured.
 - **variant B** additionally charges every modelling author turn with the full requirements.md + completion.md (as rendered in this run's task folder), which the old author wrote as Markdown; the seed (§7) only says explicitly that source-requirements.md was re-sent, so variant A (without them) is the headline figure.
-No plan revision rounds, re-plans or retries are charged to the baseline (the seed's failure case had several), so this is a lower bound on the old protocol's cost. Tokens = ceil(bytes / 4) for both sides.
+No plan revision rounds, re-plans or retries are charged to the baseline (the seed's failure case had several), so this is a lower bound on the old protocol's cost. Both sides use the same token rule: a modelled call is the measured call's billed tokens plus ceil(added text bytes / 4).
 
 The seed's acceptance figure (§7) is **author + plan-review** prompt tokens: the measured side is every author call (the new protocol has no plan review); the baseline side is its modelled author calls plus the plan review. The all-calls columns add the requirement, candidate and final reviews on both sides.
 

@@ -3,30 +3,32 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../../shared/errors';
-import { defaultFixturesDir, loadFixtures, runScenario, startFixtureProvider, writeReport, type ScenarioResult } from '../composition/cadgenEval';
+import { defaultFixturesDir, loadFixtures, runScenario, startFixtureProvider, writeReport, type ScenarioCounts, type ScenarioResult } from '../composition/cadgenEval';
 import { resolveRoleModel } from '../composition/modelResolution';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 
 const USAGE = `Usage:
-  cadsight eval offline --suite smoke|release [--out dir] [--repeat n]
+  cadsight eval offline --suite smoke|release [--out dir] [--repeat n] [--only name,...]
   cadsight eval live --suite smoke|release --require-live [--author provider/model] [--reviewer provider/model] [--out dir]
 
 offline drives the versioned fixtures (resources/evals/cadgen/v1) with the scripted provider
-over real HTTP and the real OpenCascade runtime; release also runs every offline failure script
-and repeats each fixture 3 times. live uses the configured author/reviewer models; with no
+over real HTTP and the real OpenCascade runtime; release also runs every offline failure script,
+and repeats each fixture and script 3 times (--repeat n overrides). live uses the configured author/reviewer models; with no
 configured or reachable provider it writes LIVE_EVAL_BLOCKED and exits 1 (no skip, no fallback).
 Writes report.json + manifest.json under --out (default <data>/offline-evals|live-evals/<run_id>).
 Exit code 0 only when every scenario passed.
 `;
 
 /** Fault scenarios of the release suite, from the test-support bundle's table (names only here). */
-const RELEASE_FAULTS: { name: string; fixture: string; state: string }[] = [
-  { name: 'format_rejection', fixture: 'plate_with_holes', state: 'COMPLETED' },
+const RELEASE_FAULTS: { name: string; fixture: string; state: string; min?: Partial<ScenarioCounts> }[] = [
+  { name: 'format_rejection', fixture: 'plate_with_holes', state: 'COMPLETED', min: { format_rejections: 1 } },
   { name: 'stale_head', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'selector_not_found', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'precondition_rejection', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'reviewer_service_failure', fixture: 'plate_with_holes', state: 'WAITING_RETRY' },
   { name: 'transport_exhaustion', fixture: 'plate_with_holes', state: 'WAITING_RETRY' },
+  { name: 'candidate_build_failure', fixture: 'chamfered_block', state: 'COMPLETED', min: { build_failures: 1 } },
+  { name: 'complete_twice', fixture: 'plate_with_holes', state: 'COMPLETED', min: { final_reviews: 2, complete_rejections: 1, rollbacks: 1 } },
 ];
 
 function line(r: ScenarioResult): string {
@@ -40,7 +42,7 @@ export const evalCommand = {
   async run(args: string[]): Promise<number> {
     let parsed;
     try {
-      parsed = parseArgs({ args, options: { suite: { type: 'string' }, out: { type: 'string' }, repeat: { type: 'string' }, 'require-live': { type: 'boolean' }, author: { type: 'string' }, reviewer: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args, options: { suite: { type: 'string' }, out: { type: 'string' }, repeat: { type: 'string' }, only: { type: 'string' }, 'require-live': { type: 'boolean' }, author: { type: 'string' }, reviewer: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
     } catch (error) {
       process.stderr.write(`cadsight eval: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
@@ -89,15 +91,21 @@ export const evalCommand = {
       } else {
         const binary = fileURLToPath(new URL('./scriptedCadgenProvider.js', import.meta.url));
         const scenarios = [
-          ...fixtures.flatMap((f) => Array.from({ length: repeats }, (_, i) => ({ name: f.id, fixture: f, faults: undefined as string | undefined, state: f.expected_state, repeat: i + 1 }))),
-          ...(suite === 'release' ? RELEASE_FAULTS.map((s) => ({ name: s.name, fixture: fixtures.find((f) => f.id === s.fixture) ?? loadFixtures(fixturesDir, 'smoke')[0]!, faults: s.name, state: s.state, repeat: 1 })) : []),
-        ];
+          ...fixtures.flatMap((f) => Array.from({ length: repeats }, (_, i) => ({ name: f.id, fixture: f, faults: undefined as string | undefined, state: f.expected_state, min: undefined as Partial<ScenarioCounts> | undefined, repeat: i + 1 }))),
+          ...(suite === 'release' ? RELEASE_FAULTS.flatMap((s) => Array.from({ length: repeats }, (_, i) => ({ name: s.name, fixture: fixtures.find((f) => f.id === s.fixture) ?? loadFixtures(fixturesDir, 'smoke')[0]!, faults: s.name, state: s.state, min: s.min, repeat: i + 1 }))) : []),
+        ].filter((s) => !values.only || values.only.split(',').includes(s.name));
         for (const s of scenarios) {
-          const provider = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
           try {
-            results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state }));
-          } finally {
-            provider.child.kill('SIGTERM');
+            const provider = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
+            try {
+              results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state, ...(s.min ? { minCounts: s.min } : {}) }));
+            } finally {
+              provider.child.kill('SIGTERM');
+            }
+          } catch (error) {
+            // A harness failure still leaves the report of everything that ran before it.
+            writeReport(outDir, { run_id: runId, mode, suite, status: 'FAILED', aborted_at: `${s.name}#${s.repeat}`, error: (error as Error).message }, results);
+            throw error;
           }
           process.stdout.write(`${line(results[results.length - 1] as ScenarioResult)}\n`);
         }

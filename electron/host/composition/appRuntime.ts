@@ -29,8 +29,15 @@ export interface AppRuntime {
   router: IpcRouter;
   events: EventBus<IpcEvents>;
   log: Logger;
-  close(): void;
+  /**
+   * Stops background generation runs at a step boundary (bounded wait, GENERATION_SHUTDOWN_WAIT_MS;
+   * they stay resumable), then closes the kernel and the platform.
+   */
+  close(): Promise<void>;
 }
+
+/** How long close() waits for generation runs to reach a step boundary (a kernel build may be in flight). */
+export const GENERATION_SHUTDOWN_WAIT_MS = 15_000;
 
 /**
  * The composition of the app behind either transport (Electron IPC or browser-mode WebSocket):
@@ -75,9 +82,10 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     router,
     events,
     log,
-    close() {
+    async close() {
+      if (!(await generation.shutdown(GENERATION_SHUTDOWN_WAIT_MS))) log.warn('generation runs still busy at shutdown; their tasks stay interrupted and resumable', { waitMs: GENERATION_SHUTDOWN_WAIT_MS });
       review.close();
-      void cadRuntime.dispose().catch((error: unknown) => log.warn('CAD kernel worker did not stop cleanly', { error: String(error) }));
+      await cadRuntime.dispose().catch((error: unknown) => log.warn('CAD kernel worker did not stop cleanly', { error: String(error) }));
       platform.close();
     },
   };

@@ -19,6 +19,20 @@ export interface EvalFixture {
   requirements: { statement: string; claims: { claim_kind: string; expected: Record<string, unknown> }[] }[];
 }
 
+/** Counters of one run; a failure script states the minimum it must show (e.g. one build failure). */
+export interface ScenarioCounts {
+  format_rejections: number;
+  stale_rejections: number;
+  rejected_candidates: number;
+  /** Candidates the kernel failed to build (typed CDSL_CANDIDATE_BUILD_FAILED). */
+  build_failures: number;
+  rollbacks: number;
+  /** Final reviews (accepted or repair); at most one per revision, else the run fails. */
+  final_reviews: number;
+  /** complete_task calls refused (the gate is closed after a revision's final review). */
+  complete_rejections: number;
+}
+
 export interface ScenarioResult {
   scenario: string;
   fixture: string;
@@ -32,7 +46,7 @@ export interface ScenarioResult {
   revisions: string[];
   candidates: { id: string; status: string }[];
   claims: { kind: string; status: string; message: string }[];
-  counts: { format_rejections: number; stale_rejections: number; rejected_candidates: number; rollbacks: number };
+  counts: ScenarioCounts;
   usage: unknown;
   wall_ms: number;
 }
@@ -59,7 +73,7 @@ export async function startFixtureProvider(binary: string, fixturesDir: string, 
  * then the fixture's own claims re-verified on the final revision with the real verifiers
  * (independent of the claims the author wrote).
  */
-export async function runScenario(input: { scenario: string; fixture: EvalFixture; repeat: number; author: LlmProviderConfig; reviewer: LlmProviderConfig; outDir: string; workerScript: URL; expectState?: string }): Promise<ScenarioResult> {
+export async function runScenario(input: { scenario: string; fixture: EvalFixture; repeat: number; author: LlmProviderConfig; reviewer: LlmProviderConfig; outDir: string; workerScript: URL; expectState?: string; minCounts?: Partial<ScenarioCounts> }): Promise<ScenarioResult> {
   const started = Date.now();
   const dir = path.join(input.outDir, `${input.scenario}-${input.repeat}`);
   mkdirSync(dir, { recursive: true });
@@ -80,11 +94,23 @@ export async function runScenario(input: { scenario: string; fixture: EvalFixtur
     const invocations = gen.deps.repo.invocations(task.task_id);
     const expected = input.expectState ?? input.fixture.expected_state;
     const claimsOk = expected !== 'COMPLETED' || (claims.length > 0 && claims.every((c) => c.status === 'pass'));
+    const finals = ledger.filter((e) => e.event === 'completed' || e.event === 'final_rejected').map((e) => String(e.revision_id));
+    const counts: ScenarioCounts = {
+      format_rejections: invocations.filter((i) => i.code === 'CDSL_AUTHOR_FORMAT_INVALID').length,
+      stale_rejections: invocations.filter((i) => i.code === 'CDSL_STALE_WORKING_HEAD').length,
+      rejected_candidates: snapshot.candidates.filter((c) => c.status !== 'accepted').length,
+      build_failures: snapshot.candidates.filter((c) => c.status === 'build_failed').length,
+      rollbacks: ledger.filter((e) => e.event === 'rolled_back').length,
+      final_reviews: finals.length,
+      complete_rejections: invocations.filter((i) => i.tool === 'complete_task' && i.status === 'rejected').length,
+    };
+    const oneFinalPerRevision = new Set(finals).size === finals.length;
+    const minimaOk = Object.entries(input.minCounts ?? {}).every(([k, min]) => counts[k as keyof ScenarioCounts] >= (min ?? 0));
     return {
-      scenario: input.scenario, fixture: input.fixture.id, repeat: input.repeat, passed: task.state === expected && claimsOk, state: task.state, expected_state: expected, failure_reason: task.failure_reason, last_error: task.last_error,
+      scenario: input.scenario, fixture: input.fixture.id, repeat: input.repeat, passed: task.state === expected && claimsOk && oneFinalPerRevision && minimaOk, state: task.state, expected_state: expected, failure_reason: task.failure_reason, last_error: task.last_error,
       task_id: task.task_id, revisions: snapshot.revisions.map((r) => r.revision_id), candidates: snapshot.candidates.map((c) => ({ id: c.candidate_id, status: c.status })),
       claims: claims.map((c) => ({ kind: c.kind, status: c.status, message: c.message })),
-      counts: { format_rejections: invocations.filter((i) => i.code === 'CDSL_AUTHOR_FORMAT_INVALID').length, stale_rejections: invocations.filter((i) => i.code === 'CDSL_STALE_WORKING_HEAD').length, rejected_candidates: snapshot.candidates.filter((c) => c.status !== 'accepted').length, rollbacks: ledger.filter((e) => e.event === 'rolled_back').length },
+      counts,
       usage: task.usage, wall_ms: Date.now() - started,
     };
   } finally {

@@ -39,7 +39,8 @@ export interface GenerationRuntimeOptions {
   workerScript: URL;
   log?: Logger;
   sink?: EventSink;
-  crashHook?: (point: CrashPoint) => void;
+  /** Crash-recovery tests only: called at every crash point (see CrashPoint). */
+  crashHook?: (point: CrashPoint, detail?: string) => void;
   runtime?: CadRuntime;
   /** GLB/PNG encoders (default the real ones); the bench wraps them to time their share. */
   encoders?: GenerationDeps['encoders'];
@@ -57,6 +58,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /** Wires the generation protocol: SQLite repository, task folders, OCCT worker, author/reviewer gateways. */
 export function createGenerationRuntime(options: GenerationRuntimeOptions): GenerationRuntime {
   const clock = { now: () => new Date() };
+  const { crashHook } = options;
   const runtime = options.runtime ?? createOcctRuntime({ workerScript: options.workerScript });
   const model = (config: LlmProviderConfig | undefined, role: string): ModelPort => {
     if (!config) {
@@ -70,7 +72,7 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     artifacts: createFsTaskArtifacts(options.tasksRoot),
     catalog: createCdslCatalog(OCCT_OPERATION_IDS),
     runtime,
-    publisher: createFsPublisher(() => new Date()),
+    publisher: createFsPublisher(() => new Date(), crashHook ? { beforeRename: () => crashHook('artifact_stage') } : {}),
     encoders: options.encoders ?? { glb: encodeGlb, png: renderPng },
     author: model(options.author, 'author'),
     reviewer: model(options.reviewer, 'reviewer'),
@@ -78,7 +80,7 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     newId: (prefix) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     sha256,
     ...(options.sink ? { sink: options.sink } : {}),
-    ...(options.crashHook ? { crashHook: options.crashHook } : {}),
+    ...(crashHook ? { crashHook } : {}),
   };
   return {
     service: createGenerationService(deps),

@@ -30,6 +30,12 @@ export interface GenerationHandlers {
   handlers: HandlerTable<typeof generationChannels>;
   /** Resolves when no background run is in progress (used at shutdown and by tests). */
   idle(): Promise<void>;
+  /**
+   * App shutdown: asks every background run to stop at its next step boundary (a model call in
+   * flight is cancelled) and waits at most `waitMs` for them. Stopped tasks stay in their active
+   * state and are resumable after a restart. Resolves false when a run was still busy at the deadline.
+   */
+  shutdown(waitMs: number): Promise<boolean>;
 }
 
 const MEDIA_TYPES: [string, string][] = [['.step', 'model/step'], ['.glb', 'model/gltf-binary'], ['.png', 'image/png'], ['.svg', 'image/svg+xml'], ['.json', 'application/json'], ['.jsonl', 'application/x-ndjson'], ['.md', 'text/markdown']];
@@ -174,6 +180,8 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
   const log = options.log.child({ slice: 'generation' });
   const maxTransferBytes = options.maxTransferBytes ?? MAX_GEN_ARTIFACT_BYTES;
   const running = new Map<string, Promise<void>>();
+  const stopping = new AbortController();
+  const run = { signal: stopping.signal };
   const sink: EventSink = (event) => {
     const state = reader.deps.repo.load(event.task_id).task.state;
     options.events.emit('genTaskEvent', { seq: event.seq, taskId: event.task_id, type: event.type, state, payload: event.payload });
@@ -217,7 +225,7 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       await requireConformantModel(gen.deps, gen.deps.author);
       await requireConformantModel(gen.deps, gen.deps.reviewer);
       const created = await gen.service.create({ request, ...(budgets ? { budget: budgets } : {}), ...(fromTask && revision ? { from: { taskId: fromTask, revisionId: revision } } : {}) });
-      background(created.task_id, gen, () => gen.service.run(created.task_id));
+      background(created.task_id, gen, () => gen.service.run(created.task_id, run));
       return summary(created, revisionCount(created.task_id));
     },
     async genList({ state }) {
@@ -239,7 +247,7 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
         throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} is ${task.state}; resume applies to WAITING_RETRY or an interrupted run`, { data: { taskId, state: task.state } });
       }
       const gen = runtimeWith(modelsOf(task));
-      background(taskId, gen, () => gen.service.resume(taskId));
+      background(taskId, gen, () => gen.service.resume(taskId, run));
       return summary(task, revisionCount(taskId));
     },
     async genAnswer({ taskId, text }) {
@@ -247,7 +255,7 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       notBusy(taskId);
       if (task.state !== 'WAITING_FOR_USER') throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} is not waiting for an answer`, { data: { taskId, state: task.state } });
       const gen = runtimeWith(modelsOf(task));
-      background(taskId, gen, () => gen.service.answer(taskId, text));
+      background(taskId, gen, () => gen.service.answer(taskId, text, run));
       return summary(task, revisionCount(taskId));
     },
     async genCancel({ taskId }) {
@@ -313,5 +321,16 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       }
     },
   };
-  return { handlers, idle: async () => void (await Promise.all([...running.values()])) };
+  const idle = async (): Promise<void> => void (await Promise.all([...running.values()]));
+  const shutdown = async (waitMs: number): Promise<boolean> => {
+    stopping.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+    try {
+      return await Promise.race([idle().then(() => true), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { handlers, idle, shutdown };
 }

@@ -14,4 +14,8 @@ export const FAULT_SCENARIOS: Record<string, { fixture: string; faults: PlayerFa
   // Not an eval scenario (eval.ts lists those): for trying a WAITING_FOR_USER question by hand in the app.
   user_question: { fixture: 'flange', faults: { askUserOnce: { reason_code: 'missing_dimension', text: 'The request gives no thickness: is the flange 12 mm thick?', draftIndex: 0 } }, expect: { state: 'WAITING_FOR_USER' } },
   transport_exhaustion: { fixture: 'plate_with_holes', faults: { authorDown: true }, expect: { state: 'WAITING_RETRY', code: 'CDSL_AUTHOR_TRANSPORT_UNAVAILABLE' } },
+  // A 45 mm chamfer on a 20 mm block passes the schema and preflight; OpenCascade refuses it.
+  candidate_build_failure: { fixture: 'chamfered_block', faults: { paramsOverrideOnce: { atomic_id: 'chamfer', params: { distance_mm: 45 } } }, expect: { state: 'COMPLETED' } },
+  // The final reviewer asks for a repair; the author calls complete_task again for the same revision (refused), rolls back and redoes the last action.
+  complete_twice: { fixture: 'plate_with_holes', faults: { finalRepairOnce: true, completeAgainOnce: true }, expect: { state: 'COMPLETED' } },
 };

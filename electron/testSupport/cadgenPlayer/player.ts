@@ -26,6 +26,12 @@ export interface PlayerFaults {
   authorDown?: boolean;
   /** The first candidate's fragment is replaced by this one (e.g. a build failure or a claim failure). */
   firstFragmentOverride?: Record<string, unknown>;
+  /** The first fragment of this operation gets these params merged in (e.g. a chamfer the kernel refuses). */
+  paramsOverrideOnce?: { atomic_id: string; params: Record<string, unknown> };
+  /** The reviewer asks for a repair on its first final review (claims all pass). */
+  finalRepairOnce?: boolean;
+  /** After a final review, the author calls complete_task once more for the same revision. */
+  completeAgainOnce?: boolean;
   /** Answers conformance probes in text instead of a tool call. */
   nonConformant?: boolean;
   /**
@@ -39,16 +45,19 @@ type DraftFacts = { draft_id: string; source_ids: string[]; statement: string; a
 
 type Facts = Record<string, unknown> & { state: string; working_head: string };
 
+type ToolBody = { function: { name: string; parameters?: { properties?: Record<string, { enum?: string[] }> } } };
+
 function userText(request: CapturedRequest): string {
   const body = request.body as { messages: { role: string; content: unknown }[] };
   const user = body.messages.filter((m) => m.role === 'user').pop()?.content;
   return Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
 }
 
-function factsOf(request: CapturedRequest): { facts: Facts; tools: string[]; system: string } {
-  const body = request.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+function factsOf(request: CapturedRequest): { facts: Facts; tools: string[]; system: string; enumOf: (tool: string, field: string) => string[] } {
+  const body = request.body as { messages: { role: string; content: unknown }[]; tools?: ToolBody[] };
   const system = String(body.messages.find((m) => m.role === 'system')?.content ?? '');
-  return { facts: JSON.parse(userText(request)) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system };
+  const enumOf = (tool: string, field: string): string[] => body.tools?.find((t) => t.function.name === tool)?.function.parameters?.properties?.[field]?.enum ?? [];
+  return { facts: JSON.parse(userText(request)) as Facts, tools: (body.tools ?? []).map((t) => t.function.name), system, enumOf };
 }
 
 /** The facts JSON the engine sent in a Chat Completions request (state, heads, drafts...), or null for any other body. */
@@ -81,7 +90,7 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
   const once = new Set<string>();
   const first = (key: string): boolean => (once.has(key) ? false : (once.add(key), true));
   return (request: CapturedRequest): ScriptStep => {
-    const { facts, tools, system } = factsOf(request);
+    const { facts, tools, system, enumOf } = factsOf(request);
     // Conformance probes show the exact arguments to send back through the tool.
     if (facts.conformance === true) return faults.nonConformant ? { text: 'I prefer to answer in prose.' } : call(String(facts.call), facts.arguments as Record<string, unknown>);
     const reviewer = system.includes('independent reviewer');
@@ -123,6 +132,10 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
         const done = Number(String(facts.head_revision ?? 'rev_000').slice(4));
         const action = fixture.actions[done];
         if (!action && tools.includes('complete_task')) return call('complete_task', {});
+        if (!action && faults.completeAgainOnce && first('complete-again')) return call('complete_task', {});
+        // A final repair request on the last revision: redo the last action from its parent checkpoint.
+        const parent = enumOf('rollback_checkpoint', 'checkpoint_token').sort().pop();
+        if (!action && parent) return call('rollback_checkpoint', { working_head: facts.working_head, checkpoint_token: parent, reason: 'final review asked for a repair: redo the last action' });
         if (!action) return { text: 'nothing left to do' };
         const requirementIds = (facts.requirements as { requirement_id: string }[]).map((r) => r.requirement_id).slice(0, 5);
         const proposal = { working_head: facts.working_head, intent: action.intent, requirement_ids: requirementIds, atomic_id: action.atomic_id, expected_change: action.expected_change };
@@ -142,6 +155,7 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
         if (!contract || contract.atomic_id !== action.atomic_id || !tools.includes('submit_cdsl_fragment')) return call('get_cdsl_operation_contract', { atomic_id: action.atomic_id });
         let fragment = JSON.parse(JSON.stringify(action.fragment)) as { feature: { params: Record<string, unknown> } };
         if (faults.firstFragmentOverride && first('override')) fragment = JSON.parse(JSON.stringify(faults.firstFragmentOverride));
+        if (faults.paramsOverrideOnce?.atomic_id === action.atomic_id && first('params')) fragment.feature.params = { ...fragment.feature.params, ...faults.paramsOverrideOnce.params };
         for (const [slot, spec] of selectors) fragment.feature.params[slot] = pick(spec, topology?.entries ?? []);
         if (faults.unknownSelectorOnce && selectors.length > 0 && first('selector')) {
           const [slot] = selectors[0] as [string, SelectorSpec];
@@ -155,8 +169,10 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
         const verdict = anyFail && !faults.reviewerAlwaysAccepts ? 'reject' : 'accept';
         return call('review_candidate', { candidate_id: facts.candidate_id, working_head: facts.working_head, verdict, claim_coverage: coverageRows, evidence: ['drawings and claim results checked'], issues: verdict === 'reject' ? [{ code: 'claim_failed', message: 'a claim fails' }] : [] });
       }
-      case 'FINAL_VALIDATION':
-        return call('review_final', { revision_id: facts.revision_id, verdict: anyFail && !faults.reviewerAlwaysAccepts ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: [] });
+      case 'FINAL_VALIDATION': {
+        const repair = (anyFail && !faults.reviewerAlwaysAccepts) || (faults.finalRepairOnce === true && first('final-repair'));
+        return call('review_final', { revision_id: facts.revision_id, verdict: repair ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: repair && !anyFail ? [{ code: 'visual_defect', message: 'redo the last feature with a clean rebuild' }] : [] });
+      }
       default:
         return { text: `unexpected state ${facts.state}` };
     }

@@ -9,7 +9,7 @@ export interface NeutralReply {
 }
 
 /** Resolves a text/tool step into a neutral reply with ids and default usage. */
-export function neutralReply(step: ScriptStep, requestBytes: number, sequence: number): NeutralReply {
+export function neutralReply(step: ScriptStep, promptTokenEstimate: number, sequence: number): NeutralReply {
   const text = 'text' in step && typeof step.text === 'string' ? step.text : '';
   const toolCall =
     'toolCall' in step
@@ -23,7 +23,7 @@ export function neutralReply(step: ScriptStep, requestBytes: number, sequence: n
   return {
     text,
     ...(toolCall ? { toolCall } : {}),
-    promptTokens: step.usage?.promptTokens ?? Math.ceil(requestBytes / 4),
+    promptTokens: step.usage?.promptTokens ?? promptTokenEstimate,
     completionTokens: step.usage?.completionTokens ?? Math.ceil(outputLength / 4),
   };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promptTokensOf } from './promptTokens';
 import { anthropicBody, anthropicStreamEvents, chatBody, chatStreamEvents, errorBody, neutralReply, responsesBody } from './replies';
 import type { CapturedRequest, ScriptedProvider, ScriptedProviderOptions, ScriptStep } from './types';
 
@@ -106,7 +107,8 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
       return;
     }
     const wantsStream = typeof request.body === 'object' && request.body !== null && (request.body as Record<string, unknown>)['stream'] === true;
-    const reply = neutralReply(step, raw.length, requests.length);
+    // Billed like a provider: text by length, images by pixels (promptTokens.ts).
+    const reply = neutralReply(step, promptTokensOf(request.body, raw.length, endpoint === 'anthropic' ? 'anthropic' : 'openai'), requests.length);
     if (wantsStream && endpoint === 'responses') {
       sendJson(res, 400, errorBody(flavour, 400, 'scripted provider streams Chat Completions and Anthropic Messages only'));
       return;

@@ -1,4 +1,4 @@
-/** Token counts a step reports; defaults are derived from body/reply lengths (~4 chars/token). */
+/** Token counts a step reports; defaults: text ~4 bytes/token, PNG images by pixels with the endpoint's provider rule (promptTokens.ts). */
 export interface ScriptUsage {
   promptTokens?: number;
   completionTokens?: number;

@@ -18,9 +18,10 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
 /**
  * File-system publisher: writes into `<parent>/.<name>.staging-<uuid>`, then renames the staging
  * folder onto `outDir` (same parent, so the rename is atomic). An existing non-empty `outDir` is
- * never overwritten.
+ * never overwritten. `beforeRename` runs with the staging folder complete and unpublished (the
+ * crash-recovery test kills the process there; absent in production).
  */
-export function createFsPublisher(clock: () => Date): ArtifactPublisher {
+export function createFsPublisher(clock: () => Date, hooks: { beforeRename?: () => void } = {}): ArtifactPublisher {
   return {
     async publish(outDir, files, meta) {
       const target = path.resolve(outDir);
@@ -40,6 +41,7 @@ export function createFsPublisher(clock: () => Date): ArtifactPublisher {
           files: files.map((f) => ({ name: f.name, bytes: f.bytes.byteLength, sha256: sha256(f.bytes) })),
         };
         await writeFile(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
+        hooks.beforeRename?.();
         await rm(target, { recursive: true, force: true });
         await rename(staging, target);
         return manifest;

@@ -22,6 +22,7 @@ export function createGatewayModel(id: string, gateway: LlmGateway): ModelPort {
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         temperature: 0,
         purpose: request.purpose,
+        ...(request.signal ? { signal: request.signal } : {}),
       });
       const [call, ...more] = response.toolCalls;
       if (!call || more.length > 0) return { kind: 'no_call', usage: response.usage, text: call ? `${response.toolCalls.length} tool calls` : response.text };

@@ -69,6 +69,17 @@ export function createFsTaskArtifacts(root: string): TaskArtifacts {
         throw fsFailure(`write ${relativePath}`, error);
       }
     },
+    async writeStep(taskId, relativePath, text) {
+      const file = inside(taskId, relativePath);
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        const temp = `${file}.tmp-${randomUUID()}`;
+        await writeFile(temp, text);
+        await rename(temp, file);
+      } catch (error) {
+        throw fsFailure(`write ${relativePath}`, error);
+      }
+    },
     async readText(taskId, relativePath) {
       try {
         return await readFile(inside(taskId, relativePath), 'utf8');

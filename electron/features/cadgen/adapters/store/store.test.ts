@@ -84,7 +84,7 @@ describe('SQLite task repository', () => {
     );
   });
 
-  it('refuses a second invocation with the same idempotency key and overwriting an immutable artifact', async () => {
+  it('refuses a second invocation with the same idempotency key and overwriting an immutable artifact, and replaces a step file left by an uncommitted attempt', async () => {
     const { dir, repo } = open();
     repo.create(task('task_aaaaaa04'), [], { type: 'task_created', payload: {} });
     const inv = { invocation_id: 'inv_1', tool: 'complete_task', role: 'author' as const, idempotency_key: 'complete:rev_001', raw_sha256: 'x', status: 'processing' as const, result_json: null, state_version: 0 };
@@ -96,5 +96,10 @@ describe('SQLite task repository', () => {
     await artifacts.writeOnce('task_aaaaaa04', 'requirements.md', 'a');
     await expect(artifacts.writeOnce('task_aaaaaa04', 'requirements.md', 'b')).rejects.toMatchObject({ code: 'CDSL_STORAGE_FAILURE' });
     await expect(artifacts.writeOnce('task_aaaaaa04', '../escape.md', 'b')).rejects.toMatchObject({ code: 'CDSL_REQUEST_INVALID' });
+    // A step's own file (e.g. a review re-asked after a crash before its commit) is replaced whole.
+    await artifacts.writeStep('task_aaaaaa04', 'documents/requirements-review-v1.json', '{"verdict":"approve","note":"first attempt"}');
+    await artifacts.writeStep('task_aaaaaa04', 'documents/requirements-review-v1.json', '{"verdict":"approve","note":"second"}');
+    expect(await artifacts.readText('task_aaaaaa04', 'documents/requirements-review-v1.json')).toBe('{"verdict":"approve","note":"second"}');
+    await expect(artifacts.writeStep('task_aaaaaa04', '../escape.md', 'b')).rejects.toMatchObject({ code: 'CDSL_REQUEST_INVALID' });
   });
 });

@@ -101,7 +101,7 @@ export const handleReviewCandidate: Handler<ReviewValue & { candidate_id: string
   }
   const revisionId = candidate.revision_id;
   const results = report.claims;
-  await deps.artifacts.writeOnce(task.task_id, `revisions/${revisionId}/reviews/candidate-review.json`, JSON.stringify(value, null, 2));
+  await deps.artifacts.writeStep(task.task_id, `revisions/${revisionId}/reviews/candidate-review.json`, JSON.stringify(value, null, 2));
   const coverage = (snapshot.contract?.contract.requirements ?? [])
     .filter((r) => pending.proposal.requirement_ids.includes(r.requirement_id))
     .map((r) => ({ requirement_id: r.requirement_id, status: r.claim_ids.every((id) => results.find((x) => x.id === id)?.status === 'pass') ? 'complete' : 'partial' }));

@@ -27,6 +27,12 @@ const MAX_STEPS = 400;
 
 export interface RunOptions {
   onStep?: (line: string) => void;
+  /**
+   * Stops the run at the next step boundary (app shutdown). A model call in flight is cancelled
+   * and asked again on resume; nothing is committed for it. The task stays in its active state,
+   * which start-up recovery reports as interrupted and `resume` continues.
+   */
+  signal?: AbortSignal;
 }
 
 /** Reads the head revision's topology artifact (the token bank every selector resolves against). */
@@ -73,6 +79,36 @@ function withAccounting(snapshot: TaskSnapshot, change: TaskChange, extra: { rol
  * handler. It never reads requirement text or chooses an operation itself.
  */
 export async function runTask(deps: GenerationDeps, taskId: string, options: RunOptions = {}): Promise<TaskRecord> {
+  try {
+    return await drive(deps, taskId, options);
+  } catch (error) {
+    // Failed outside a step (e.g. the commit of a step's own failure): record it on the task so
+    // the UI sees a typed error; when even that is impossible the original error propagates.
+    try {
+      const fresh = deps.repo.load(taskId);
+      if (!isActive(fresh.task.state)) return fresh.task;
+      deps.repo.commit(taskId, fresh.task.state_version, settleFailure(fresh, error, deps));
+    } catch {
+      throw error;
+    }
+    // The outbox keeps the events if the dispatch fails again; recovery re-dispatches them.
+    await dispatchOutbox(deps, taskId).catch(() => undefined);
+    return deps.repo.load(taskId).task;
+  }
+}
+
+/** The change for an exception out of a step: infrastructure → WAITING_RETRY, anything else → one FAILED_INTERNAL. */
+function settleFailure(fresh: TaskSnapshot, error: unknown, deps: GenerationDeps): TaskChange {
+  if (error instanceof AppError && (error.code === ProtocolErrorCode.storageFailure || error.code.startsWith('CDSL_RUNTIME_') || error.code === 'CDSL_ARTIFACT_WRITE_FAILED')) {
+    return waitRetry(fresh, error.code.startsWith('CDSL_RUNTIME_') ? ProtocolErrorCode.renderServiceUnavailable : ProtocolErrorCode.storageFailure, error);
+  }
+  // Unexpected: fail once as FAILED_INTERNAL, keep the last checkpoint (seed §6.1).
+  const correlation = deps.newId('corr');
+  const internal = protocolError(ProtocolErrorCode.failedInternal, `internal error (correlation ${correlation})`, { correlation_id: correlation, cause: error instanceof AppError ? error.code : (error as Error)?.name ?? 'unknown' });
+  return failTask(fresh, 'FAILED_INTERNAL', internal);
+}
+
+async function drive(deps: GenerationDeps, taskId: string, options: RunOptions): Promise<TaskRecord> {
   const check: SchemaCheck = (schema, value, path) => deps.catalog.validator.issues(schema, value, path);
   let tick = deps.clock.now().getTime();
   const elapsed = (): number => {
@@ -88,6 +124,7 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
   };
   await dispatchOutbox(deps, taskId);
   for (let step = 0; step < MAX_STEPS; step += 1) {
+    if (options.signal?.aborted) return deps.repo.load(taskId).task;
     const snapshot = deps.repo.load(taskId);
     const { task } = snapshot;
     if (!isActive(task.state)) return task;
@@ -112,14 +149,7 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
       const fresh = deps.repo.load(taskId);
       if (!isActive(fresh.task.state)) continue;
       if (error instanceof AppError && error.code === ProtocolErrorCode.staleWorkingHead) continue;
-      if (error instanceof AppError && (error.code === ProtocolErrorCode.storageFailure || error.code.startsWith('CDSL_RUNTIME_') || error.code === 'CDSL_ARTIFACT_WRITE_FAILED')) {
-        await commit(fresh, waitRetry(fresh, error.code.startsWith('CDSL_RUNTIME_') ? ProtocolErrorCode.renderServiceUnavailable : ProtocolErrorCode.storageFailure, error));
-        continue;
-      }
-      // Unexpected: fail once as FAILED_INTERNAL, keep the last checkpoint (seed §6.1).
-      const correlation = deps.newId('corr');
-      const internal = protocolError(ProtocolErrorCode.failedInternal, `internal error (correlation ${correlation})`, { correlation_id: correlation, cause: error instanceof AppError ? error.code : (error as Error)?.name ?? 'unknown' });
-      await commit(fresh, failTask(fresh, 'FAILED_INTERNAL', internal));
+      await commit(fresh, settleFailure(fresh, error, deps));
     }
   }
   return deps.repo.load(taskId).task;
@@ -144,8 +174,9 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
     const model = role === 'author' ? deps.author : deps.reviewer;
     let reply: ModelReply;
     try {
-      reply = await model.turn({ system: context.system, user: context.user, tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })), ...(images.length ? { images } : {}), purpose: `cadgen.${role}.${task.state.toLowerCase()}` });
+      reply = await model.turn({ system: context.system, user: context.user, tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })), ...(images.length ? { images } : {}), purpose: `cadgen.${role}.${task.state.toLowerCase()}`, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
+      if (options.signal?.aborted) return;
       if (!(error instanceof AppError) || !error.code.startsWith('LLM_')) throw error;
       await commit(snapshot, withAccounting(snapshot, waitRetry(snapshot, role === 'author' ? ProtocolErrorCode.authorTransportUnavailable : ProtocolErrorCode.reviewServiceUnavailable, error), { wallMs: elapsed() }));
       return;

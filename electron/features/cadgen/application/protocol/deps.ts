@@ -3,8 +3,13 @@ import type { CadRuntime } from '../../ports/cadRuntime';
 import type { CdslCatalog } from '../cdslCatalog';
 import type { Clock, EventSink, ModelPort, TaskArtifacts, TaskRepository } from './ports';
 
-/** Points where a crash-recovery test may kill the process (no-op in production). */
-export type CrashPoint = 'candidate_build' | 'artifact_publish' | 'sqlite_commit' | 'outbox_dispatch' | 'ledger_append';
+/**
+ * Points where a crash-recovery test may kill the process (no-op in production):
+ * before a candidate build, inside the publisher with the staging folder written but not yet
+ * renamed (`artifact_stage`, wired by the composition root), after the publish and before the
+ * commit, before every SQLite commit, before a ledger append and before an outbox dispatch.
+ */
+export type CrashPoint = 'candidate_build' | 'artifact_stage' | 'artifact_publish' | 'sqlite_commit' | 'outbox_dispatch' | 'ledger_append';
 
 /** Everything the generation use cases need, injected by a composition root. */
 export interface GenerationDeps {
@@ -20,6 +25,6 @@ export interface GenerationDeps {
   newId: (prefix: string) => string;
   sha256: (text: string) => string;
   sink?: EventSink;
-  /** Called at each crash point; tests use it to SIGKILL themselves. */
-  crashHook?: (point: CrashPoint) => void;
+  /** Called at each crash point (detail: the candidate or outbox seq concerned); tests use it to SIGKILL themselves. */
+  crashHook?: (point: CrashPoint, detail?: string) => void;
 }

@@ -25,8 +25,8 @@ export const handleReviewFinal: Handler<ReviewValue & { revision_id: string }> =
       error.message,
     );
   }
-  await deps.artifacts.writeOnce(task.task_id, `revisions/${value.revision_id}/reviews/final-review.json`, JSON.stringify(value, null, 2));
-  await deps.artifacts.writeOnce(task.task_id, 'result.json', JSON.stringify({ task_id: task.task_id, revision_id: value.revision_id, step: `revisions/${value.revision_id}/model.step`, glb: `revisions/${value.revision_id}/model.glb`, claims: results.map((r) => ({ id: r.id, status: r.status })) }, null, 2));
+  await deps.artifacts.writeStep(task.task_id, `revisions/${value.revision_id}/reviews/final-review.json`, JSON.stringify(value, null, 2));
+  await deps.artifacts.writeStep(task.task_id, 'result.json', JSON.stringify({ task_id: task.task_id, revision_id: value.revision_id, step: `revisions/${value.revision_id}/model.step`, glb: `revisions/${value.revision_id}/model.glb`, claims: results.map((r) => ({ id: r.id, status: r.status })) }, null, 2));
   return accepted(
     {
       review,

@@ -23,7 +23,7 @@ function snapshotWith(claims: ClaimResult[]): TaskSnapshot {
 }
 
 const writes: string[] = [];
-const deps = { artifacts: { writeOnce: async (_t: string, p: string) => void writes.push(p) } } as unknown as GenerationDeps;
+const deps = { artifacts: { writeStep: async (_t: string, p: string) => void writes.push(p) } } as unknown as GenerationDeps;
 const accept = { candidate_id: 'cand_1', working_head: task.working_head, verdict: 'accept' as const, claim_coverage: [{ claim_id: 'claim_001', status: 'pass' as const }], evidence: [], issues: [] };
 
 describe('candidate review handler', () => {

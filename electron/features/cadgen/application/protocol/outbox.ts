@@ -19,7 +19,7 @@ export async function dispatchOutbox(deps: GenerationDeps, taskId?: string): Pro
     const events = deps.repo.pendingOutbox(100);
     if (events.length === 0) return;
     for (const event of events) {
-      deps.crashHook?.('outbox_dispatch');
+      deps.crashHook?.('outbox_dispatch', String(event.seq));
       deps.sink?.(event);
       deps.repo.markOutboxDispatched(event.seq);
     }

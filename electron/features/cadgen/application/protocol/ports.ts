@@ -121,6 +121,13 @@ export interface TaskArtifacts {
   taskDir(taskId: string): string;
   revisionDir(taskId: string, revisionId: string): string;
   writeOnce(taskId: string, relativePath: string, text: string): Promise<void>;
+  /**
+   * Writes a file that belongs to the step about to be committed (review records, the frozen
+   * contract files). A file already at the path can only be left by an attempt of the same step
+   * whose commit never happened (a crash, then a re-asked model answering differently): nothing
+   * committed refers to it, so it is replaced atomically (temp file + rename). Errors: CDSL_STORAGE_FAILURE.
+   */
+  writeStep(taskId: string, relativePath: string, text: string): Promise<void>;
   readText(taskId: string, relativePath: string): Promise<string | null>;
   readBytes(taskId: string, relativePath: string): Promise<Uint8Array | null>;
   /** Appends lines to actions/action-ledger.jsonl, skipping sequences already in the file. */
@@ -138,6 +145,8 @@ export interface ModelTurn {
   tools: LlmToolDefinition[];
   images?: { mimeType: string; data: Uint8Array }[];
   purpose: string;
+  /** Cancels the call (LLM_ABORTED); the coordinator passes its run's stop signal. */
+  signal?: AbortSignal;
 }
 
 export type ModelReply = { kind: 'call'; name: string; rawArguments: string; usage: LlmUsage } | { kind: 'no_call'; usage: LlmUsage; text: string };

@@ -86,11 +86,11 @@ export const handleReviewRequirements: Handler<ReviewRequirementsValue> = async 
   const text = canonicalJson(frozen);
   const hash = deps.sha256(text);
   const id = task.task_id;
-  await deps.artifacts.writeOnce(id, 'documents/requirements-review-v1.json', JSON.stringify(value, null, 2));
-  await deps.artifacts.writeOnce(id, 'requirements-contract.json', JSON.stringify(frozen, null, 2));
-  await deps.artifacts.writeOnce(id, 'requirements.md', renderRequirementsMd(frozen));
-  await deps.artifacts.writeOnce(id, 'completion.md', renderCompletionMd(frozen));
-  await deps.artifacts.writeOnce(id, 'requirements-index.json', JSON.stringify({ requirements: frozen.requirements.map((r) => ({ id: r.requirement_id, claims: r.claim_ids })), claims: frozen.claims.map((c) => ({ id: c.claim_id, kind: c.claim_kind })) }, null, 2));
+  await deps.artifacts.writeStep(id, 'documents/requirements-review-v1.json', JSON.stringify(value, null, 2));
+  await deps.artifacts.writeStep(id, 'requirements-contract.json', JSON.stringify(frozen, null, 2));
+  await deps.artifacts.writeStep(id, 'requirements.md', renderRequirementsMd(frozen));
+  await deps.artifacts.writeStep(id, 'completion.md', renderCompletionMd(frozen));
+  await deps.artifacts.writeStep(id, 'requirements-index.json', JSON.stringify({ requirements: frozen.requirements.map((r) => ({ id: r.requirement_id, claims: r.claim_ids })), claims: frozen.claims.map((c) => ({ id: c.claim_id, kind: c.claim_kind })) }, null, 2));
   return accepted(
     { review, contract: { contract: frozen, hash }, task: { state: moveTo(snapshot, 'requirements_approved'), last_error: null }, outbox: [{ type: 'contract_frozen', payload: { contract_hash: hash, requirements: frozen.requirements.length, claims: frozen.claims.length } }] },
     `contract frozen with ${frozen.requirements.length} requirement(s) and ${frozen.claims.length} claim(s)`,

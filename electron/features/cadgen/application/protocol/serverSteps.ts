@@ -32,9 +32,9 @@ export async function buildCandidateStep(snapshot: TaskSnapshot, deps: Generatio
     report = { ok: true, claims: measurements.claims, snapshot_id: topology.snapshot_id, manifest: JSON.parse(manifestText), features: measurements.features };
   } else {
     await deps.artifacts.sweep(task.task_id, new Set(snapshot.revisions.map((r) => r.revision_id)));
-    deps.crashHook?.('candidate_build');
+    deps.crashHook?.('candidate_build', candidate.candidate_id);
     const built = await buildDocument({ catalog: deps.catalog, runtime: deps.runtime, publisher: deps.publisher, encoders: deps.encoders }, { document, claims, outDir: dir, stage: 'candidate' });
-    deps.crashHook?.('artifact_publish');
+    deps.crashHook?.('artifact_publish', candidate.candidate_id);
     const failed = built.features.find((f) => f.status === 'failed');
     report = { ok: built.artifacts !== null && !failed, claims: built.claims, snapshot_id: null, manifest: built.artifacts, features: built.features, ...(failed?.error ? { error: failed.error } : {}) };
     if (report.ok) report.snapshot_id = JSON.parse((await deps.artifacts.readText(task.task_id, `${rel}/topology.json`)) ?? '{}').snapshot_id as string;

@@ -1,5 +1,6 @@
 import type { TurnView } from '../../domain/protocol/tools/exposure';
 import type { TaskSnapshot } from './ports';
+import { FINAL_SUFFIX } from './serverSteps';
 import type { CdslCatalog } from '../cdslCatalog';
 import type { TopologySnapshot } from '../../domain/topology';
 
@@ -7,6 +8,9 @@ import type { TopologySnapshot } from '../../domain/topology';
 export function completionGateOpen(snapshot: TaskSnapshot): boolean {
   const { task, contract, pending } = snapshot;
   if (!contract || pending || !task.head_revision) return false;
+  // One final validation per revision (seed §6): after a final review asked for a repair, the
+  // gate stays closed until a new revision exists, so complete_task cannot loop.
+  if (snapshot.claimResults.has(`${task.head_revision}${FINAL_SUFFIX}`)) return false;
   const results = snapshot.claimResults.get(task.head_revision) ?? [];
   return contract.contract.claims.filter((c) => c.deterministic).every((c) => results.find((r) => r.id === c.claim_id)?.status === 'pass');
 }
