@@ -35,6 +35,10 @@ export function placeOcsGeometry(g: DxfGeometry, placement: OcsPlacement): DxfGe
   const axes = arbitraryAxis(placement.extrusion);
   const m = planMap(axes, placement.elevation);
   const p = (q: Vec2): Vec2 => applyPlan(m, q);
+  const mappedAngle = (deg: number): number => {
+    const d = applyPlanLinear(m, { x: Math.cos((deg * Math.PI) / 180), y: Math.sin((deg * Math.PI) / 180) });
+    return (Math.atan2(d.y, d.x) * 180) / Math.PI;
+  };
   switch (g.kind) {
     case 'circle':
     case 'arc': {
@@ -42,11 +46,7 @@ export function placeOcsGeometry(g: DxfGeometry, placement: OcsPlacement): DxfGe
       if (planIsRigid(m)) {
         const center = p(g.center);
         if (g.kind === 'circle') return { ...g, center };
-        const angle = (t: number): number => {
-          const d = applyPlanLinear(m, { x: Math.cos(t), y: Math.sin(t) });
-          return (Math.atan2(d.y, d.x) * 180) / Math.PI;
-        };
-        const [a, b] = planMirrors(m) ? [angle(end), angle(start)] : [angle(start), angle(end)];
+        const [a, b] = (planMirrors(m) ? [end, start] : [start, end]).map((t) => mappedAngle((t * 180) / Math.PI)) as [number, number];
         return { ...g, center, startAngle: a, endAngle: b };
       }
       const u = applyPlanLinear(m, { x: g.radius, y: 0 });
@@ -66,14 +66,16 @@ export function placeOcsGeometry(g: DxfGeometry, placement: OcsPlacement): DxfGe
     }
     case 'solid':
       return { ...g, corners: g.corners.map(p) };
-    case 'hatch':
-      return { ...g, loops: g.loops.map((loop) => loop.map(p)) };
+    case 'hatch': {
+      const placed: DxfGeometry = { ...g, loops: g.loops.map((loop) => loop.map(p)) };
+      if (g.pattern) placed.pattern = { ...g.pattern, lines: g.pattern.lines.map((line) => ({ ...line, angle: mappedAngle(line.angle), base: p(line.base), offset: applyPlanLinear(m, line.offset) })) };
+      return placed;
+    }
     case 'insert': {
       if (!planIsRigid(m)) return g; // a block in a tilted plane needs a 3D transform: drawn in its OCS
       // plan map ∘ rotate(θ) ∘ scale(sx, sy): the map's own rotation, mirrored x when it mirrors
-      const x = applyPlanLinear(m, { x: Math.cos((g.rotation * Math.PI) / 180), y: Math.sin((g.rotation * Math.PI) / 180) });
       const mirrored = planMirrors(m);
-      return { ...g, at: p(g.at), rotation: (Math.atan2(x.y, x.x) * 180) / Math.PI + (mirrored ? 180 : 0), scaleX: mirrored ? -g.scaleX : g.scaleX, columnSpacing: mirrored ? -g.columnSpacing : g.columnSpacing };
+      return { ...g, at: p(g.at), rotation: mappedAngle(g.rotation) + (mirrored ? 180 : 0), scaleX: mirrored ? -g.scaleX : g.scaleX, columnSpacing: mirrored ? -g.columnSpacing : g.columnSpacing };
     }
     default:
       return g;
