@@ -87,8 +87,9 @@ export function createGenerationSlice<S extends ShellSlice & GenerationSlice>({ 
     if (get().genOpen?.revision !== open.revision) return;
     if (!shown.ok) return patchOpen(open.taskId, { error: shown.error });
     patchOpen(open.taskId, { detail: shown.value, ledger: ledger.ok ? ledger.value : get().genOpen?.ledger ?? [], error: ledger.ok ? null : ledger.error });
-    // The review document exists once the contract is frozen and never changes afterwards.
-    if (shown.value.contract && !get().genOpen?.review) {
+    // A host that predates genShow's requirementsReview: the review document exists once the
+    // contract is frozen and never changes afterwards.
+    if (shown.value.requirementsReview === undefined && shown.value.contract && !get().genOpen?.review) {
       const review = await bridge.genGetArtifact({ taskId: open.taskId, name: 'documents/requirements-review-v1.json' });
       if (review.ok) patchOpen(open.taskId, { review: parseDraftReview(base64Bytes(review.value.base64)) });
       else patchOpen(open.taskId, { error: review.error });

@@ -122,8 +122,11 @@ describe('a reviewer question answered through genAnswer', () => {
     expect(asked).toMatchObject({ state: 'WAITING_FOR_USER', payload: { reason_code: 'missing_dimension', text: QUESTION } });
     await h.generation.idle();
     const waiting = await call<GenTaskDetail>('genShow', { taskId });
-    expect(waiting.task).toMatchObject({ state: 'WAITING_FOR_USER', question: { reasonCode: 'missing_dimension', text: QUESTION }, authorModel: models.author });
+    expect(waiting.task).toMatchObject({ state: 'WAITING_FOR_USER', question: { reasonCode: 'missing_dimension', text: QUESTION, askedBy: 'reviewer' }, authorModel: models.author });
     expect(waiting.contract).toBeNull();
+    // The reviewer's verdicts are visible before any contract exists: one per draft.
+    expect(waiting.requirementsReview?.verdict).toBe('waiting_for_user');
+    expect(waiting.requirementsReview?.items.map((i) => i.draftId).sort()).toEqual(waiting.drafts.map((d) => d.draftId).sort());
 
     expect((await call<GenTaskSummary>('genAnswer', { taskId, text: 'Yes, 12 mm thick.' })).taskId).toBe(taskId);
     const end = await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
@@ -131,6 +134,9 @@ describe('a reviewer question answered through genAnswer', () => {
     expect(end.type).toBe('completed');
     const done = await call<GenTaskDetail>('genShow', { taskId });
     expect(done.task.question).toBeNull();
+    expect(done.requirementsReview?.verdict).toBe('approve');
+    // Every candidate was judged: none waits for the reviewer.
+    expect(done.candidate).toBeNull();
     expect(done.sources).toEqual([expect.objectContaining({ sourceId: 'src_001' }), { sourceId: 'src_002', text: 'Yes, 12 mm thick.' }]);
     // The answered requirement cites the answer; every deterministic claim passes on the head.
     expect(done.contract?.requirements[0]?.sourceIds).toEqual(['src_001', 'src_002']);

@@ -35,11 +35,41 @@ export interface GenerationHandlers {
 const MEDIA_TYPES: [string, string][] = [['.step', 'model/step'], ['.glb', 'model/gltf-binary'], ['.png', 'image/png'], ['.svg', 'image/svg+xml'], ['.json', 'application/json'], ['.jsonl', 'application/x-ndjson'], ['.md', 'text/markdown']];
 const mediaTypeOf = (name: string): string => MEDIA_TYPES.find(([ext]) => name.endsWith(ext))?.[1] ?? 'application/octet-stream';
 
+/**
+ * Who asked the open question. The record keeps no asker, but the two engine paths that ask differ
+ * in where they resume: the requirements reviewer's question returns to DRAFTING_REQUIREMENTS, the
+ * author's geometry conclusion to AWAITING_ACTION.
+ */
+const askerOf = (task: TaskRecord): 'author' | 'reviewer' => (task.resume_state === 'DRAFTING_REQUIREMENTS' ? 'reviewer' : 'author');
+
+type RequirementsReview = NonNullable<GenTaskDetail['requirementsReview']>;
+
+/** The latest requirements review in cdsl_reviews (the snapshot carries none); body fields of the wrong type are left out. */
+function latestRequirementsReview(db: SqliteDatabase, taskId: string): RequirementsReview | null {
+  const row = db.prepare("SELECT verdict, body_json, at FROM cdsl_reviews WHERE task_id = ? AND kind = 'requirements' ORDER BY review_id DESC LIMIT 1").get(taskId) as { verdict: string; body_json: string; at: string } | undefined;
+  if (!row) return null;
+  const body = JSON.parse(row.body_json) as { items?: unknown };
+  const items = (Array.isArray(body.items) ? body.items : []).flatMap((item): RequirementsReview['items'] => {
+    const r = (item ?? {}) as Record<string, unknown>;
+    return typeof r.draft_id === 'string' && typeof r.verdict === 'string' ? [{ draftId: r.draft_id, verdict: r.verdict, note: typeof r.note === 'string' ? r.note : '' }] : [];
+  });
+  return { verdict: row.verdict, items, at: row.at };
+}
+
+/** The built candidate the reviewer has not judged yet, with the claim results of its build report. */
+function awaitingReview(snapshot: TaskSnapshot): GenTaskDetail['candidate'] {
+  const built = snapshot.candidates.filter((c) => c.status === 'built').at(-1);
+  if (!built) return null;
+  const report = built.report_json ? (JSON.parse(built.report_json) as { claims?: { id?: unknown; status?: unknown }[] }) : {};
+  const claims = (report.claims ?? []).flatMap((c) => (typeof c.id === 'string' && typeof c.status === 'string' ? [{ claimId: c.id, status: c.status }] : []));
+  return { candidateId: built.candidate_id, actionId: built.action_id, revisionId: built.revision_id, claims };
+}
+
 function summary(task: TaskRecord, revisionCount: number): GenTaskSummary {
   return {
     taskId: task.task_id, state: task.state, request: task.request, authorModel: task.author_model, reviewerModel: task.reviewer_model,
     headRevision: task.head_revision, revisionCount, failureReason: task.failure_reason, lastError: task.last_error,
-    question: task.question ? { reasonCode: task.question.reason_code, text: task.question.text } : null,
+    question: task.question ? { reasonCode: task.question.reason_code, text: task.question.text, askedBy: askerOf(task) } : null,
     usage: { ...task.usage }, fromTask: task.from_task, fromRevision: task.from_revision, createdAt: task.created_at, updatedAt: task.updated_at,
   };
 }
@@ -49,7 +79,7 @@ function manifestFiles(manifestJson: string): string[] {
   return (manifest.files ?? []).map((f) => f.name);
 }
 
-function detail(snapshot: TaskSnapshot, revision: string | undefined, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number } }[]): GenTaskDetail {
+function detail(snapshot: TaskSnapshot, revision: string | undefined, requirementsReview: RequirementsReview | null, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number } }[]): GenTaskDetail {
   const { task } = snapshot;
   const shown = revision ?? task.head_revision;
   if (revision && !snapshot.revisions.some((r) => r.revision_id === revision)) throw new AppError('CDSL_REQUEST_INVALID', `task ${task.task_id} has no revision ${revision}`, { data: { taskId: task.task_id, revision } });
@@ -84,6 +114,8 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, usage: { r
       : null,
     revisions: snapshot.revisions.map((r) => ({ revisionId: r.revision_id, parentRevision: r.parent_revision, actionId: r.action_id, dir: r.dir, files: manifestFiles(r.manifest_json) })),
     shownRevision: shown,
+    requirementsReview,
+    candidate: awaitingReview(snapshot),
     usageByRole: { author: role('author'), reviewer: role('reviewer') },
   };
 }
@@ -194,7 +226,7 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
     },
     async genShow({ taskId, revision }) {
       const snapshot = await load(taskId);
-      return detail(snapshot, revision, reader.deps.repo.usage(taskId));
+      return detail(snapshot, revision, latestRequirementsReview(options.db, taskId), reader.deps.repo.usage(taskId));
     },
     async genLedger({ taskId }) {
       await load(taskId);

@@ -72,6 +72,8 @@ afterEach(() => {
 describe('Generate view, CDSL document tab', () => {
   it('opens an example, builds it and shows claims with badges, features, drawings and a WebGL notice', async () => {
     await renderView(bridge());
+    // The document tab keeps the panel's width cap (only "Describe a part" lifts it).
+    expect(screen.getByTestId('generate-view').classList.contains('cdsl-words')).toBe(false);
     await waitFor(() => expect(screen.getByTestId('cdsl-example').querySelectorAll('option')).toHaveLength(2));
     await act(async () => {
       fireEvent.change(screen.getByTestId('cdsl-example'), { target: { value: 'flange' } });

@@ -9,7 +9,7 @@ export function GenerateView() {
   const tab = useApp((s) => s.genTab);
   const setTab = useApp((s) => s.setGenTab);
   return (
-    <section className="panel cdsl" data-testid="generate-view">
+    <section className={`panel cdsl${tab === 'words' ? ' cdsl-words' : ''}`} data-testid="generate-view">
       <h1>{t('cadgen.title')}</h1>
       <div className="gen-tabs" role="tablist">
         {(['words', 'document'] as const).map((name) => (

@@ -58,8 +58,13 @@ export const genTaskSummarySchema = z
     /** Why a FAILED task failed (e.g. CANCELLED, FAILED_INTERNAL, NO_PROGRESS_LIMIT). */
     failureReason: z.string().nullable(),
     lastError: appErrorSchema.nullable(),
-    /** The open question of a WAITING_FOR_USER task. */
-    question: z.object({ reasonCode: z.string(), text: z.string() }).strict().nullable(),
+    /**
+     * The open question of a WAITING_FOR_USER task. `reasonCode` is one of the engine's
+     * USER_QUESTION_REASONS (missing_dimension, missing_datum, conflicting_sources, ambiguous_intent);
+     * `askedBy` is the role that asked: the reviewer (requirements review) or the author (a geometry
+     * conclusion during the actions).
+     */
+    question: z.object({ reasonCode: z.string(), text: z.string(), askedBy: z.enum(['author', 'reviewer']) }).strict().nullable(),
     usage: z.record(z.string(), z.number()),
     fromTask: z.string().nullable(),
     fromRevision: z.string().nullable(),
@@ -110,6 +115,35 @@ export const genTaskDetailSchema = z
       .nullable(),
     revisions: z.array(z.object({ revisionId: z.string(), parentRevision: z.string().nullable(), actionId: z.string(), dir: z.string(), files: z.array(z.string()) }).strict()),
     shownRevision: z.string().nullable(),
+    /**
+     * The reviewer's latest requirements review (any verdict: approve, revise, waiting_for_user),
+     * with one verdict and note per draft id; null until the reviewer answered once. Absent from
+     * hosts that predate it.
+     */
+    requirementsReview: z
+      .object({
+        verdict: z.string(),
+        items: z.array(z.object({ draftId: z.string(), verdict: z.string(), note: z.string() }).strict()),
+        at: z.string(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+    /**
+     * The built candidate awaiting the reviewer (CANDIDATE_REVIEW): the revision it would become and
+     * the kernel's claim results on it (`pass`/`fail`/`unavailable`); null when no candidate waits.
+     * Absent from hosts that predate it.
+     */
+    candidate: z
+      .object({
+        candidateId: z.string(),
+        actionId: z.string(),
+        revisionId: z.string(),
+        claims: z.array(z.object({ claimId: z.string(), status: z.string() }).strict()),
+      })
+      .strict()
+      .nullable()
+      .optional(),
     usageByRole: z.object({ author: genUsageByRoleSchema, reviewer: genUsageByRoleSchema }).strict(),
   })
   .strict();

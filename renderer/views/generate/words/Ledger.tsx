@@ -1,7 +1,7 @@
-import { en, type MessageKey } from '../../../i18n/messages';
 import type { GenLedgerEvent } from '../../../store/generationSlice';
 import { useApp, useT } from '../../../store/StoreContext';
 import { CandidateReview } from './CandidateReview';
+import { completedClaims, knownLabel } from './taskFacts';
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
@@ -34,15 +34,16 @@ function Facts({ event, taskId }: { event: GenLedgerEvent; taskId: string }) {
       {str(event.revision_id) && <span className="mono">{str(event.revision_id)}</span>}
       {str(event.fragment_sha256) && <span className="mono muted" title={str(event.fragment_sha256)!}>{t('gen.ledger.fragment', { hash: str(event.fragment_sha256)!.slice(0, 12) })}</span>}
       {str(event.review_path) && <CandidateReview taskId={taskId} path={str(event.review_path)!} seq={typeof event.sequence === 'number' ? event.sequence : 0} />}
+      {code && event.event === 'waiting' && <span>{knownLabel(t, 'gen.question.code.', code)}</span>}
       {code && <span className="banner-code">{code}</span>}
       {str(event.summary) && event.event !== 'accepted' && <span>{str(event.summary)}</span>}
-      {typeof event.claims_passed === 'number' && <span>{t('gen.ledger.claimsPassed', { count: event.claims_passed })}</span>}
+      {event.event === 'completed' && typeof event.claims_passed === 'number' && <span>{t('gen.ledger.completedClaims', { count: completedClaims(event.claims_passed) })}</span>}
       {strings(event.blockers).length > 0 && <span className="warning">{t('gen.ledger.blockers', { list: strings(event.blockers).join(', ') })}</span>}
       {coverage.length > 0 && (
         <span className="gen-coverage">
           {coverage.map((c) => (
             <span key={String(c.requirement_id)} className={`cdsl-badge gen-coverage-${String(c.status)}`}>
-              {String(c.requirement_id)}: {`gen.coverage.${String(c.status)}` in en ? t(`gen.coverage.${String(c.status)}` as MessageKey) : String(c.status)}
+              {String(c.requirement_id)}: {knownLabel(t, 'gen.coverage.', String(c.status))}
             </span>
           ))}
         </span>
@@ -83,7 +84,7 @@ export function LedgerTimeline({ taskId, ledger }: { taskId: string; ledger: Gen
             return (
               <li key={seq} className={`gen-ledger-event gen-tone-${TONE[type] ?? 'neutral'}`} data-testid={`gen-ledger-event-${seq}`} data-type={type}>
                 <span className="gen-ledger-seq mono">#{seq}</span>
-                <span className="gen-ledger-type">{`gen.ledger.type.${type}` in en ? t(`gen.ledger.type.${type}` as MessageKey) : type}</span>
+                <span className="gen-ledger-type">{knownLabel(t, 'gen.ledger.type.', type)}</span>
                 {at && <time className="muted" dateTime={at}>{new Date(at).toLocaleTimeString(locale)}</time>}
                 <Facts event={event} taskId={taskId} />
               </li>

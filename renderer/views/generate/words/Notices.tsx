@@ -4,9 +4,9 @@ import { MAX_GEN_ANSWER_CHARS, type GenTaskDetail } from '../../../../shared/ipc
 import type { GenTaskEvent } from '../../../store/generationSlice';
 import { useApp, useT } from '../../../store/StoreContext';
 import { ErrorLine } from './ErrorLine';
-import { claimCounts, phaseOf } from './taskFacts';
+import { claimCounts, knownLabel, phaseOf } from './taskFacts';
 
-/** WAITING_FOR_USER: the author's question with its reason code, an answer box and Send. */
+/** WAITING_FOR_USER: the question of whoever asked it (author or reviewer) with its reason, an answer box and Send. */
 export function QuestionCard({ detail }: { detail: GenTaskDetail }) {
   const t = useT();
   const answer = useApp((s) => s.answerGenTask);
@@ -27,11 +27,11 @@ export function QuestionCard({ detail }: { detail: GenTaskDetail }) {
     }
   };
   return (
-    <section className="card gen-notice gen-notice-question" data-testid="gen-question" data-reason={question.reasonCode}>
-      <h2>{t('gen.question.title')}</h2>
+    <section className="card gen-notice gen-notice-question" data-testid="gen-question" data-reason={question.reasonCode} data-asked-by={question.askedBy}>
+      <h2>{question.askedBy === 'reviewer' ? t('gen.question.titleReviewer') : t('gen.question.titleAuthor')}</h2>
       <p className="gen-question-text">{question.text}</p>
       <p className="muted">
-        {t('gen.question.reason')} <span className="banner-code">{question.reasonCode}</span>
+        {t('gen.question.reason')} {knownLabel(t, 'gen.question.code.', question.reasonCode)} <span className="banner-code">{question.reasonCode}</span>
       </p>
       <textarea rows={3} value={text} maxLength={MAX_GEN_ANSWER_CHARS} placeholder={t('gen.question.placeholder')} onChange={(e) => setText(e.target.value)} data-testid="gen-answer-input" />
       <div className="cdsl-actions">
@@ -78,7 +78,7 @@ export function StateNotices({ detail }: { detail: GenTaskDetail }) {
   return null;
 }
 
-/** The one action the engine works on (intent, requirements, operation, expected change) and what it is doing now. */
+/** What the engine is doing now, the built candidate the reviewer is judging, and the one action it works on (intent, requirements, operation, expected change). */
 export function ActivityCard({ detail, lastEvent }: { detail: GenTaskDetail; lastEvent: GenTaskEvent | null }) {
   const t = useT();
   const phase = phaseOf(detail.task.state, lastEvent?.taskId === detail.task.taskId ? lastEvent : null);
@@ -86,6 +86,7 @@ export function ActivityCard({ detail, lastEvent }: { detail: GenTaskDetail; las
   const turns = detail.task.usage.authorTurns ?? 0;
   const maxTurns = detail.budget.maxAuthorTurns ?? 0;
   const pending = detail.pending;
+  const candidate = detail.candidate ?? null;
   return (
     <section className="card gen-activity-card">
       <div className="gen-activity" data-testid="gen-activity" data-phase={phase}>
@@ -99,6 +100,12 @@ export function ActivityCard({ detail, lastEvent }: { detail: GenTaskDetail; las
           </span>
         )}
       </div>
+      {candidate && (
+        <p className="gen-candidate" data-testid="gen-candidate" data-candidate-id={candidate.candidateId}>
+          {t('gen.candidate.waiting', { candidate: candidate.candidateId, revision: candidate.revisionId, action: candidate.actionId })}{' '}
+          <span className="muted">{t('gen.activity.claims', { pass: candidate.claims.filter((c) => c.status === 'pass').length, total: candidate.claims.length })}</span>
+        </p>
+      )}
       {pending && (
         <div className="gen-pending" data-testid="gen-pending-action" data-action-id={pending.actionId}>
           <h2>{t('gen.pending.title')}</h2>

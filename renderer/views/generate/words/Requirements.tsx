@@ -24,7 +24,10 @@ export function SourceRequest({ detail }: { detail: GenTaskDetail }) {
   );
 }
 
-/** The author's requirement drafts with the reviewer's verdict per item (once the reviewer answered). */
+/** Badge tone of a draft verdict: a question to the user is still open, anything but pass needs work. */
+const badgeOf = (verdict: string | undefined): string => (verdict === undefined || verdict === 'waiting_for_user' ? 'pending' : verdict === 'pass' ? 'pass' : 'fail');
+
+/** The author's requirement drafts with the reviewer's latest verdict per item (once the reviewer answered, before or after approval). */
 export function Drafts({ detail, review }: { detail: GenTaskDetail; review: DraftReview | null }) {
   const t = useT();
   if (detail.drafts.length === 0) return null;
@@ -39,7 +42,7 @@ export function Drafts({ detail, review }: { detail: GenTaskDetail; review: Draf
           const verdict = review?.items.get(d.draftId);
           return (
             <li key={d.draftId} data-testid={`gen-draft-${d.draftId}`} data-verdict={verdict?.verdict ?? 'pending'}>
-              <span className={`cdsl-badge cdsl-badge-${verdict ? (verdict.verdict === 'pass' ? 'pass' : 'fail') : 'pending'}`}>{verdict ? verdictLabel(t, verdict.verdict) : t('gen.drafts.pending')}</span>{' '}
+              <span className={`cdsl-badge cdsl-badge-${badgeOf(verdict?.verdict)}`}>{verdict ? verdictLabel(t, verdict.verdict) : t('gen.drafts.pending')}</span>{' '}
               <span className="mono muted">{d.draftId}</span> {text(d.item.statement)}
               {verdict?.note && <div className="muted">{verdict.note}</div>}
             </li>

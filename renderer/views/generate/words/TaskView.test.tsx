@@ -74,7 +74,7 @@ describe('Describe a part: the task view in every state', () => {
 
   it('WAITING_FOR_USER: the question with its reason code; Send answers it', async () => {
     const detail = inProgressDetail('WAITING_FOR_USER', { contract: false });
-    detail.task.question = { reasonCode: 'AMBIGUOUS_DIMENSION', text: 'Is 120 mm the outer diameter or the bolt circle?' };
+    detail.task.question = { reasonCode: 'AMBIGUOUS_DIMENSION', text: 'Is 120 mm the outer diameter or the bolt circle?', askedBy: 'author' };
     const b = testBridge(detail);
     await renderGenerate(b, 'zh-CN', TASK_ID);
     const question = screen.getByTestId('gen-question');
@@ -90,7 +90,7 @@ describe('Describe a part: the task view in every state', () => {
 
   it('WAITING_FOR_USER: a refused answer shows the typed error next to the box', async () => {
     const detail = inProgressDetail('WAITING_FOR_USER', { contract: false });
-    detail.task.question = { reasonCode: 'AMBIGUOUS_DIMENSION', text: 'Which diameter?' };
+    detail.task.question = { reasonCode: 'AMBIGUOUS_DIMENSION', text: 'Which diameter?', askedBy: 'author' };
     const b = testBridge(detail);
     b.failWith('genAnswer', { code: 'CDSL_TASK_BUSY', message: 'task is already running', retryable: true });
     await renderGenerate(b, 'en', TASK_ID);

@@ -7,7 +7,7 @@ import { ActivityCard, QuestionCard, StateNotices } from './Notices';
 import { Contract, Drafts, SourceRequest } from './Requirements';
 import { Revisions } from './Revisions';
 import { StateBadge } from './StateBadge';
-import { excerpt, faceTokensOf, isWorking } from './taskFacts';
+import { draftReviewOf, excerpt, faceTokensOf, isWorking } from './taskFacts';
 import { Usage } from './Usage';
 
 /** One generation task, live: notices, what the engine does now, requirements and claims, revisions, history, usage. */
@@ -58,7 +58,7 @@ export function TaskView() {
       <div className="gen-task-grid">
         <div className="gen-task-col">
           <SourceRequest detail={detail} />
-          <Drafts detail={detail} review={open.review} />
+          <Drafts detail={detail} review={draftReviewOf(detail) ?? open.review} />
           <Contract detail={detail} selectedClaim={selectedClaim} onSelectClaim={setSelectedClaim} />
         </div>
         <div className="gen-task-col">

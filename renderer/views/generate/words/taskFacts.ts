@@ -1,5 +1,6 @@
 import type { GenClaimView, GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
 import { en, type MessageKey } from '../../../i18n/messages';
+import type { DraftReview } from '../../../store/generationFacts';
 import type { GenTaskEvent, GenTaskState } from '../../../store/generationSlice';
 import type { useT } from '../../../store/StoreContext';
 
@@ -82,8 +83,25 @@ export function claimCounts(detail: GenTaskDetail): { pass: number; total: numbe
   return { pass: claims.filter((c) => c.status === 'pass').length, total: claims.length };
 }
 
-/** A reviewer verdict in the user's language; one this catalog does not know is shown as sent. */
-export function verdictLabel(t: ReturnType<typeof useT>, verdict: string): string {
-  const key = `gen.verdict.${verdict}`;
-  return key in en ? t(key as MessageKey) : verdict;
+/** An engine code (`prefix` + value) in the user's language; a value this catalog does not know is shown as sent (it is data). */
+export function knownLabel(t: ReturnType<typeof useT>, prefix: string, value: string): string {
+  const key = `${prefix}${value}`;
+  return key in en ? t(key as MessageKey) : value;
+}
+
+/** A reviewer verdict in the user's language. */
+export const verdictLabel = (t: ReturnType<typeof useT>, verdict: string): string => knownLabel(t, 'gen.verdict.', verdict);
+
+/** The reviewer's per-draft verdicts from genShow (the latest requirements review, any verdict). */
+export function draftReviewOf(detail: GenTaskDetail): DraftReview | null {
+  const review = detail.requirementsReview;
+  return review ? { verdict: review.verdict, items: new Map(review.items.map((i) => [i.draftId, { verdict: i.verdict, note: i.note }])) } : null;
+}
+
+/**
+ * The `completed` ledger fact counts every passing final check, the contract's claims plus the
+ * server's STEP re-import check (which completion requires); the card counts only the former.
+ */
+export function completedClaims(claimsPassed: number): number {
+  return Math.max(0, claimsPassed - 1);
 }
