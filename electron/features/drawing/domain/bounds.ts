@@ -14,9 +14,15 @@ function charAdvance(ch: string): number {
 /** Line pitch of MTEXT relative to the text height (AutoCAD's default spacing factor 1.0). */
 export const MTEXT_LINE_PITCH = 5 / 3;
 
+/** Depth of descenders below the last baseline relative to the text height (Noto CJK: about 0.3 cap heights). */
+const DESCENT = 0.3;
+/** Depth below the baseline of a stacked lower part (70 % size, lowered ~0.35 h) with its descenders. */
+const STACK_DESCENT = 0.6;
+
 /**
  * Estimated box of a text primitive (no font metrics in the domain): lines × average advance,
- * placed by alignment and rotated about the insertion point.
+ * from the cap height of the first line down to the descenders of the last (deeper when it has a
+ * stacked lower part), placed by alignment and rotated about the insertion point.
  */
 export function textCorners(t: Extract<Primitive, { kind: 'text' }>): Vec2[] {
   const lines = t.text.split('\n');
@@ -26,12 +32,14 @@ export function textCorners(t: Extract<Primitive, { kind: 'text' }>): Vec2[] {
   const left = t.hAlign === 1 ? -width / 2 : t.hAlign === 2 ? -width : 0;
   // vAlign 3 = top, 2 = middle, 1 = bottom, 0 = baseline (TEXT only)
   const top = t.vAlign === 3 ? 0 : t.vAlign === 2 ? totalHeight / 2 : totalHeight;
+  const lastRuns = t.runs?.[t.runs.length - 1];
+  const bottom = top - totalHeight - h * (lastRuns?.some((run) => run.kind === 'stack' && run.lower) ? STACK_DESCENT : DESCENT);
   const r = (t.rotation * Math.PI) / 180;
   const cos = Math.cos(r);
   const sin = Math.sin(r);
   return [
-    { x: left, y: top - totalHeight },
-    { x: left + width, y: top - totalHeight },
+    { x: left, y: bottom },
+    { x: left + width, y: bottom },
     { x: left + width, y: top },
     { x: left, y: top },
   ].map((p) => {

@@ -1,4 +1,5 @@
 import { parseEntity } from './entityParser';
+import { placeOcsGeometry, readOcsPlacement } from './ocsPlacement';
 import { polyfaceEdges, polygonMeshEdges, type MeshVertexRecord } from './meshes';
 import type { DxfBlock, DxfDocument, DxfEntity, PolyVertex } from './model';
 import type { DxfProblem, TagStream } from './tags';
@@ -17,6 +18,8 @@ export function readEntityList(tags: TagStream, start: number, end: number, deco
   while (i < end) {
     const next = nextZero(tags, i + 1, end);
     const entity = parseEntity(tags, i, next, decode);
+    // OCS points become WCS plan points here, once the POLYLINE has its vertices
+    const placement = readOcsPlacement(entity.type, new TagView(tags, i, next));
     i = next;
     if (CHILD_TYPES.has(entity.type)) continue; // orphan ATTRIB/VERTEX/SEQEND: belongs to nothing
     if (entity.type === 'INSERT' || entity.type === 'POLYLINE') {
@@ -31,6 +34,7 @@ export function readEntityList(tags: TagStream, start: number, end: number, deco
       entity.tagEnd = i;
       attachChildren(entity, children);
     }
+    if (placement) entity.geometry = placeOcsGeometry(entity.geometry, placement);
     entities.push(entity);
   }
   return entities;

@@ -46,13 +46,19 @@ const CODES_WITH_ARGUMENT = new Set(['f', 'F', 'H', 'W', 'Q', 'T', 'C', 'c', 'A'
 /** Toggles without an argument (underline, overline, strike-through, dimension wrap). */
 const TOGGLES = new Set(['L', 'l', 'O', 'o', 'K', 'k', 'X']);
 
-/** A piece of one MTEXT line: plain characters, or a stacked pair (`\Supper/lower;`). */
+/** An inline MTEXT colour: `\C<aci>;` (ACI) or `\c<bgr>;` (24-bit true colour, `rgb` set). */
+export interface MtextColor {
+  aci: number;
+  rgb?: number;
+}
+
+/** A piece of one MTEXT line: plain characters (in an inline colour when `color` is set), or a stacked pair (`\Supper/lower;`). */
 export type MtextRun =
-  | { kind: 'text'; text: string }
+  | { kind: 'text'; text: string; color?: MtextColor }
   /** fraction `a/b` (horizontal bar), diagonal `a#b`, tolerance `a^b` (no bar, left-aligned). */
   | { kind: 'stack'; upper: string; lower: string; style: 'fraction' | 'diagonal' | 'tolerance' };
 
-/** Plain text of an MTEXT value, and its runs per line when it has stacks (else `lines` is absent). */
+/** Plain text of an MTEXT value, and its runs per line when it has stacks or inline colours (else `lines` is absent). */
 export interface MtextContent {
   plain: string;
   lines?: MtextRun[][];
@@ -95,13 +101,19 @@ export function mtextToPlain(raw: string, decodeMbcs?: MbcsDecoder): string {
   return parseMtext(raw, decodeMbcs).plain;
 }
 
-/** mtextToPlain plus the runs of each line when the text has stacks (drawn stacked). */
+/**
+ * mtextToPlain plus the runs of each line when the text has stacks (drawn stacked) or inline
+ * colours (`\C`/`\c`, scoped by braces; `\C256;` and `\C0;` return to the entity's colour).
+ */
 export function parseMtext(raw: string, decodeMbcs?: MbcsDecoder): MtextContent {
   // Caret notation of control characters (^J line feed, ^I tab, ^M carriage return) as AutoCAD writes them in MTEXT.
   const text = expandControlCodes(decodeDxfEscapes(raw, decodeMbcs)).replace(/\^J|\^M/g, '\n').replace(/\^I/g, '    ');
   let out = '';
   const lines: MtextRun[][] = [[]];
   let hasStack = false;
+  let hasColor = false;
+  let color: MtextColor | undefined;
+  const scopes: (MtextColor | undefined)[] = [];
   const put = (chars: string): void => {
     out += chars;
     const parts = chars.split('\n');
@@ -110,14 +122,16 @@ export function parseMtext(raw: string, decodeMbcs?: MbcsDecoder): MtextContent 
       const line = lines[lines.length - 1] as MtextRun[];
       const last = line[line.length - 1];
       if (!part) return;
-      if (last?.kind === 'text') last.text += part;
-      else line.push({ kind: 'text', text: part });
+      if (last?.kind === 'text' && last.color === color) last.text += part;
+      else line.push(color ? { kind: 'text', text: part, color } : { kind: 'text', text: part });
     });
   };
   let i = 0;
   while (i < text.length) {
     const ch = text[i] as string;
     if (ch === '{' || ch === '}') {
+      if (ch === '{') scopes.push(color);
+      else if (scopes.length > 0) color = scopes.pop();
       i++;
       continue;
     }
@@ -145,6 +159,10 @@ export function parseMtext(raw: string, decodeMbcs?: MbcsDecoder): MtextContent 
       i = end < 0 ? text.length : end + 1;
     } else if (CODES_WITH_ARGUMENT.has(code)) {
       const end = text.indexOf(';', i + 2);
+      if (code === 'C' || code === 'c') {
+        color = inlineColor(code, end < 0 ? text.slice(i + 2) : text.slice(i + 2, end), color);
+        hasColor ||= color !== undefined;
+      }
       i = end < 0 ? text.length : end + 1;
     } else if (TOGGLES.has(code)) {
       i += 2;
@@ -153,5 +171,15 @@ export function parseMtext(raw: string, decodeMbcs?: MbcsDecoder): MtextContent 
       i += 2;
     }
   }
-  return hasStack ? { plain: out, lines } : { plain: out };
+  return hasStack || hasColor ? { plain: out, lines } : { plain: out };
+}
+
+/** The colour a `\C`/`\c` argument sets; an unreadable argument keeps the current one. */
+function inlineColor(code: string, argument: string, current: MtextColor | undefined): MtextColor | undefined {
+  const value = Number.parseInt(argument.trim(), 10);
+  if (!Number.isFinite(value) || value < 0) return current;
+  if (code === 'C') return value === 0 || value >= 256 ? undefined : { aci: value };
+  // \c stores the colour as 0xBBGGRR (as ezdxf reads it)
+  const bgr = value & 0xffffff;
+  return { aci: 7, rgb: ((bgr & 0xff) << 16) | (bgr & 0xff00) | (bgr >> 16) };
 }

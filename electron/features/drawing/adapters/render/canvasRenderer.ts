@@ -171,7 +171,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
   for (const [list, draw] of [[greeked, drawGreeked], [drawn, drawTexts]] as const) {
     for (const [color, group] of groupBy(list, (t) => colorOf(t.color))) {
       ctx.fillStyle = color;
-      draw(ctx, group, view, font);
+      draw(ctx, group, view, font, colorOf);
     }
   }
   ctx.restore();

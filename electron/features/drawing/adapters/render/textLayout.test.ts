@@ -16,6 +16,36 @@ function mtext(raw: string, wrapWidth?: number): Extract<Primitive, { kind: 'tex
 }
 
 describe('text layout', () => {
+  it('draws inline MTEXT colours: \\C as ACI, \\c as BGR true colour, scoped by braces, plain text unchanged', () => {
+    const raw = 'A{\\C1;red\\c16711680;blue}B\\C3;green\\C256;C';
+    const content = parseMtext(raw);
+    expect(content.plain).toBe('AredblueBgreenC');
+    const [line] = layoutText(mtext(raw), font);
+    const pieces = line!.pieces.map((p) => (p.kind === 'text' ? [p.text, p.color ?? null] : null));
+    expect(pieces).toEqual([
+      ['A', null],
+      ['red', { aci: 1 }],
+      ['blue', { aci: 7, rgb: 0x0000ff }],
+      ['B', null],
+      ['green', { aci: 3 }],
+      ['C', null],
+    ]);
+    expect((line!.pieces[1] as { x: number }).x).toBeCloseTo(font.width('A'), 6);
+  });
+
+  it('keeps the plain reading of any MTEXT with colour codes equal to the text without them', () => {
+    const piece = fc.constantFrom('ab', '\\C1;', '\\c255;', '{', '}', '\\C256;', '房', ' ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (parts) => {
+        const raw = parts.join('');
+        const withoutColours = raw.replace(/\\[Cc]\d+;/g, '');
+        expect(parseMtext(raw).plain).toBe(parseMtext(withoutColours).plain);
+        const drawn = layoutText(mtext(raw), font).flatMap((l) => l.pieces.map((p) => (p.kind === 'text' ? p.text : ''))).join('');
+        expect(drawn).toBe(parseMtext(withoutColours).plain);
+      }),
+    );
+  });
+
   it('puts a tolerance after its number, upper part raised and lower part lowered, both at the stack size', () => {
     const [line] = layoutText(mtext('75\\S+0^-0.05;'), font);
     const [number, upper, lower] = line!.pieces;

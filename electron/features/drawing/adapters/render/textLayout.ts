@@ -1,4 +1,4 @@
-import type { MtextRun } from '../../domain/textEscapes';
+import type { MtextColor, MtextRun } from '../../domain/textEscapes';
 import type { Primitive } from '../../domain/world';
 import type { TextFont } from './textFont';
 
@@ -11,9 +11,10 @@ export const STACK_SCALE = 0.7;
 /**
  * One drawn piece of a laid-out line, in font units at the text's size: `x` from the line's
  * start, `rise` of its baseline above the line's baseline, `scale` of its glyphs (1 or the
- * stack scale). A bar is a fraction line from x to x + width at `rise`.
+ * stack scale), `color` its inline MTEXT colour (absent: the entity's). A bar is a fraction line
+ * from x to x + width at `rise`.
  */
-export type LaidPiece = { kind: 'text'; text: string; x: number; rise: number; scale: number } | { kind: 'bar'; x: number; width: number; rise: number };
+export type LaidPiece = { kind: 'text'; text: string; x: number; rise: number; scale: number; color?: MtextColor } | { kind: 'bar'; x: number; width: number; rise: number };
 
 export interface LaidLine {
   pieces: LaidPiece[];
@@ -22,7 +23,7 @@ export interface LaidLine {
 }
 
 /** A unit the wrapper does not split: one character, or a whole stack. */
-type Token = { kind: 'char'; ch: string; width: number } | { kind: 'stack'; stack: Stack; width: number };
+type Token = { kind: 'char'; ch: string; width: number; color?: MtextColor } | { kind: 'stack'; stack: Stack; width: number };
 
 /**
  * Lines of a text laid out in font units; MTEXT wraps to its reference width at spaces (a word
@@ -70,7 +71,7 @@ const isSpace = (t: Token): boolean => t.kind === 'char' && t.ch === ' ';
 function tokensOf(runs: MtextRun[], font: TextFont): Token[] {
   const tokens: Token[] = [];
   for (const run of runs) {
-    if (run.kind === 'text') for (const ch of run.text) tokens.push({ kind: 'char', ch, width: font.advance(ch) });
+    if (run.kind === 'text') for (const ch of run.text) tokens.push(run.color ? { kind: 'char', ch, width: font.advance(ch), color: run.color } : { kind: 'char', ch, width: font.advance(ch) });
     else tokens.push({ kind: 'stack', stack: run, width: stackWidth(run, font) });
   }
   return tokens;
@@ -94,13 +95,18 @@ function place(tokens: Token[], font: TextFont): LaidLine {
   let x = 0;
   let text = '';
   let textX = 0;
+  let textColor: MtextColor | undefined;
   const flush = (): void => {
-    if (text) pieces.push({ kind: 'text', text, x: textX, rise: 0, scale: 1 });
+    if (text) pieces.push(textColor ? { kind: 'text', text, x: textX, rise: 0, scale: 1, color: textColor } : { kind: 'text', text, x: textX, rise: 0, scale: 1 });
     text = '';
   };
   for (const token of tokens) {
     if (token.kind === 'char') {
-      if (!text) textX = x;
+      if (text && token.color !== textColor) flush();
+      if (!text) {
+        textX = x;
+        textColor = token.color;
+      }
       text += token.ch;
       x += token.width;
       continue;

@@ -1,6 +1,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { MTEXT_LINE_PITCH } from '../../domain/bounds';
 import type { Box } from '../../domain/model';
+import type { MtextColor } from '../../domain/textEscapes';
 import type { Primitive } from '../../domain/world';
 import { layoutText, type LaidLine } from './textLayout';
 import type { TextFont } from './textFont';
@@ -49,9 +50,11 @@ export const lineShift = (p: TextPrimitive, width: number): number => (p.hAlign 
  * Draws texts with the canvas's own text drawing in the registered face (Skia caches glyph
  * masks, which is many times faster than filling glyph outlines), each in its frame (see
  * frameMatrix); stacked parts at their smaller size, fraction bars as thin rectangles.
- * Draws in the current fill style and leaves the transform changed: callers reset it.
+ * Draws in the current fill style (inline MTEXT colours in `inlineColor`'s CSS colour) and leaves
+ * the transform changed: callers reset it.
  */
-export function drawTexts(ctx: SKRSContext2D, texts: TextPrimitive[], view: TextView, font: TextFont): void {
+export function drawTexts(ctx: SKRSContext2D, texts: TextPrimitive[], view: TextView, font: TextFont, inlineColor?: (c: MtextColor) => string): void {
+  const base = ctx.fillStyle;
   let currentFont = '';
   const setFont = (px: number): void => {
     const spec = `${Math.round(px * 100) / 100}px "${font.family}"`;
@@ -79,7 +82,9 @@ export function drawTexts(ctx: SKRSContext2D, texts: TextPrimitive[], view: Text
           continue;
         }
         setFont(k * font.unitsPerEm * piece.scale);
+        if (piece.color && inlineColor) ctx.fillStyle = inlineColor(piece.color);
         ctx.fillText(font.shown(piece.text), x, y);
+        if (piece.color && inlineColor) ctx.fillStyle = base;
       }
     });
   }
