@@ -1,36 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/errors';
-import type { AppBridge } from '../../shared/ipc/channels';
 import { createAppStore } from './appStore';
 import type { DrawingOverview, RunDetail } from './reviewSlice';
-
-type Handler = (input: any) => Result<unknown> | Promise<Result<unknown>>;
-
-/** A scripted bridge that records calls and lets the test push events. */
-function fakeBridge(handlers: Record<string, Handler>) {
-  const calls: { channel: string; input: any }[] = [];
-  const listeners = new Map<string, ((payload: any) => void)[]>();
-  const bridge = new Proxy(
-    {
-      on(event: string, listener: (payload: any) => void) {
-        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
-        return () => undefined;
-      },
-    } as Record<string, unknown>,
-    {
-      get: (target, name: string) =>
-        name in target
-          ? target[name]
-          : async (input: unknown) => {
-              calls.push({ channel: name, input });
-              const handler = handlers[name];
-              return handler ? handler(input) : { ok: false, error: { code: 'TEST_NOT_SCRIPTED', message: name, retryable: false } };
-            },
-    },
-  ) as unknown as AppBridge;
-  const emit = (event: string, payload: unknown): void => listeners.get(event)?.forEach((l) => l(payload));
-  return { bridge, calls, emit };
-}
+import { scriptedBridge } from '../testSupport/scriptedBridge';
 
 const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
 const drawing: DrawingOverview = {
@@ -55,21 +27,21 @@ const runDetail = (status: RunDetail['run']['status']): RunDetail => ({
 
 describe('review store slice', () => {
   it('opens the bundled sample when no drawing is open yet, and keeps an open one otherwise', async () => {
-    const first = fakeBridge({ reviewGetDrawing: () => ok(null), reviewOpenSample: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
+    const first = scriptedBridge({ reviewGetDrawing: () => ok(null), reviewOpenSample: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
     const store = createAppStore(first.bridge, 'en');
     await store.getState().initReview();
     expect(first.calls.map((c) => c.channel)).toEqual(['reviewGetDrawing', 'reviewOpenSample', 'reviewListRuns']);
     expect(store.getState().drawing).toEqual(drawing);
     expect(store.getState().reviewReady).toBe(true);
 
-    const second = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
+    const second = scriptedBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
     await createAppStore(second.bridge, 'en').getState().initReview();
     expect(second.calls.map((c) => c.channel)).not.toContain('reviewOpenSample');
   });
 
   it('drops the progress bar of a run that finished before the start reply arrived', async () => {
     let status: RunDetail['run']['status'] = 'running';
-    const fake = fakeBridge({
+    const fake = scriptedBridge({
       reviewGetDrawing: () => ok(drawing),
       reviewListRuns: () => ok({ runs: [] }),
       reviewGetRun: () => ok(runDetail(status)),
@@ -90,7 +62,7 @@ describe('review store slice', () => {
   it('sends exactly the payload hashes of the confirmed plan and shows typed failures in the banner', async () => {
     const plan = { target: 'sample.dxf', saveTo: '/data/x.ai-review.dxf', items: [{ findingId: 'a', shortId: 'aaaaaaaa', tool: 'add_leader_annotation', points: [], text: 't', height: 3.5, payloadHash: 'h1' }] };
     const failure = { code: 'REVIEW_WRITE_FAILED', message: 'nope', retryable: false };
-    const fake = fakeBridge({
+    const fake = scriptedBridge({
       reviewGetDrawing: () => ok(drawing),
       reviewListRuns: () => ok({ runs: [] }),
       reviewGetRun: () => ok(runDetail('completed')),
@@ -110,7 +82,7 @@ describe('review store slice', () => {
 
   it('keeps a failed frame picture on its card and shows one banner for the same error however many calls fail', async () => {
     const lost = { code: 'IPC_DISCONNECTED', message: 'Lost the connection', retryable: true };
-    const fake = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ({ ok: false, error: lost }), reviewFrameImage: () => ({ ok: false, error: lost }), reviewGetRun: () => ({ ok: false, error: lost }) });
+    const fake = scriptedBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ({ ok: false, error: lost }), reviewFrameImage: () => ({ ok: false, error: lost }), reviewGetRun: () => ({ ok: false, error: lost }) });
     const store = createAppStore(fake.bridge, 'en');
     await store.getState().initReview();
     await Promise.all([store.getState().loadFrameImage('92', 'thumb'), store.getState().loadFrameImage('E9', 'thumb')]);
@@ -123,7 +95,7 @@ describe('review store slice', () => {
   it('keeps a failed first load on the Review screen (with a retry) instead of the banner', async () => {
     const lost = { code: 'IPC_DISCONNECTED', message: 'Lost the connection', retryable: true };
     let up = false;
-    const fake = fakeBridge({
+    const fake = scriptedBridge({
       reviewGetDrawing: () => ok(null),
       reviewOpenSample: () => (up ? ok(drawing) : { ok: false, error: lost }),
       reviewListRuns: () => ok({ runs: [] }),
@@ -139,7 +111,7 @@ describe('review store slice', () => {
   });
 
   it('follows the AutoCAD connection state pushed by the host', async () => {
-    const fake = fakeBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
+    const fake = scriptedBridge({ reviewGetDrawing: () => ok(drawing), reviewListRuns: () => ok({ runs: [] }) });
     const store = createAppStore(fake.bridge, 'en');
     await store.getState().initReview();
     fake.emit('cadConnection', { state: 'backoff', endpoint: '127.0.0.1:8080', failures: 2, retryInMs: 800, reason: 'ECONNREFUSED' });

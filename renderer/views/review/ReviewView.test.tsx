@@ -1,13 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Result } from '../../../shared/errors';
-import type { AppBridge } from '../../../shared/ipc/channels';
 import { createAppStore, type AppStore } from '../../store/appStore';
 import type { DrawingOverview, FindingView, RunDetail } from '../../store/reviewSlice';
 import { StoreProvider } from '../../store/StoreContext';
+import { scriptedBridge, type ScriptedHandler } from '../../testSupport/scriptedBridge';
 import { ReviewView } from './ReviewView';
 
-type Handler = (input: any) => Result<unknown> | Promise<Result<unknown>>;
 const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const image = { dataBase64: PNG, mimeType: 'image/png', widthPx: 1600, heightPx: 1000 };
@@ -53,22 +52,7 @@ const run = (): RunDetail => ({
   savedDrawing: null,
 });
 
-function fakeBridge(handlers: Record<string, Handler>) {
-  const calls: { channel: string; input: any }[] = [];
-  const bridge = new Proxy({ on: () => () => undefined } as Record<string, unknown>, {
-    get: (target, name: string) =>
-      name in target
-        ? target[name]
-        : async (input: unknown) => {
-            calls.push({ channel: name, input });
-            const handler = handlers[name];
-            return handler ? handler(input) : { ok: false, error: { code: 'TEST_NOT_SCRIPTED', message: name, retryable: false } };
-          },
-  }) as unknown as AppBridge;
-  return { bridge, calls };
-}
-
-const viewerHandlers = (current: () => DrawingOverview): Record<string, Handler> => ({
+const viewerHandlers = (current: () => DrawingOverview): Record<string, ScriptedHandler> => ({
   reviewGetDrawing: () => ok(current()),
   reviewListRuns: () => ok({ runs: [] }),
   reviewFrameImage: () => ok({ ...image, widthPx: 640, heightPx: 452 }),
@@ -95,7 +79,7 @@ afterEach(() => {
 
 describe('Review view', () => {
   it('shows the frame pictures again after leaving Review and coming back', async () => {
-    const fake = fakeBridge(viewerHandlers(() => drawing()));
+    const fake = scriptedBridge(viewerHandlers(() => drawing()));
     const store = createAppStore(fake.bridge, 'en');
     await mount(store);
     await waitFor(() => expect(screen.getByTestId('frame-card-92').querySelector('img')).not.toBeNull());
@@ -109,7 +93,7 @@ describe('Review view', () => {
   });
 
   it('offers a tab per layout, hides toggled layers in the pictures it asks for, and inspects the entity under a click', async () => {
-    const fake = fakeBridge(viewerHandlers(() => drawing()));
+    const fake = scriptedBridge(viewerHandlers(() => drawing()));
     const store = createAppStore(fake.bridge, 'en');
     await mount(store);
     await waitFor(() => expect(screen.getByTestId('viewer-base')).toBeTruthy());
@@ -137,7 +121,7 @@ describe('Review view', () => {
   });
 
   it('asks for tiles only once the zoom has settled, a bounded number per view, each once', async () => {
-    const fake = fakeBridge(viewerHandlers(() => drawing()));
+    const fake = scriptedBridge(viewerHandlers(() => drawing()));
     const store = createAppStore(fake.bridge, 'en');
     await mount(store);
     await waitFor(() => expect(screen.getByTestId('viewer-base')).toBeTruthy());
@@ -158,7 +142,7 @@ describe('Review view', () => {
 
   it('clears the previous run from the main area when another DXF is opened', async () => {
     let current = drawing();
-    const fake = fakeBridge({ ...viewerHandlers(() => current), reviewGetRun: () => ok(run()), reviewOpenDxf: () => ok((current = drawing('/data/drawings/b/other.dxf', 'other.dxf'))) });
+    const fake = scriptedBridge({ ...viewerHandlers(() => current), reviewGetRun: () => ok(run()), reviewOpenDxf: () => ok((current = drawing('/data/drawings/b/other.dxf', 'other.dxf'))) });
     const store = createAppStore(fake.bridge, 'en');
     await mount(store);
     await act(async () => store.getState().selectRun('run-1'));
@@ -169,7 +153,7 @@ describe('Review view', () => {
   });
 
   it('shows a run on the live drawing with spread markers, the leader to be written, the cited entity, and moves an arrow from the keyboard', async () => {
-    const fake = fakeBridge({ ...viewerHandlers(() => drawing()), reviewGetRun: () => ok(run()), reviewDecide: (input) => ok({ ...run().findings[1]!, annotation: { ...run().findings[1]!.annotation, state: 'edited', anchor: input.decision.anchor } }) });
+    const fake = scriptedBridge({ ...viewerHandlers(() => drawing()), reviewGetRun: () => ok(run()), reviewDecide: (input) => ok({ ...run().findings[1]!, annotation: { ...run().findings[1]!.annotation, state: 'edited', anchor: input.decision.anchor } }) });
     const store = createAppStore(fake.bridge, 'en');
     await mount(store);
     await act(async () => store.getState().selectRun('run-1'));
@@ -211,7 +195,7 @@ describe('Review view', () => {
 
   it('downloads the report and the annotated drawing through the browser with their file names', async () => {
     const detail = { ...run(), report: { folder: '/r', json: '/r/report.json', markdown: '/r/report.md' }, savedDrawing: '/d/sample.ai-review.dxf' };
-    const fake = fakeBridge({
+    const fake = scriptedBridge({
       ...viewerHandlers(() => drawing()),
       reviewGetRun: () => ok(detail),
       reviewDownloadFile: (input) => ok({ fileName: input.kind === 'dxf' ? 'sample.ai-review.dxf' : 'report.md', mimeType: 'text/plain', dataBase64: btoa('0\nEOF\n') }),

@@ -1,13 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Result } from '../../../shared/errors';
-import type { AppBridge } from '../../../shared/ipc/channels';
 import { createAppStore } from '../../store/appStore';
 import type { SetDetail } from '../../store/reviewSetSlice';
 import { StoreProvider } from '../../store/StoreContext';
+import { scriptedBridge, type ScriptedHandler } from '../../testSupport/scriptedBridge';
 import { ReviewView } from './ReviewView';
 
-type Handler = (input: any) => Result<unknown>;
 const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
 const SET_ID = 'set-0f0e0d0c-0b0a-4909-8807-060504030201';
 const summary = (status: SetDetail['set']['status'], done: number) => ({ id: SET_ID, name: 'pump', createdAt: '2026-12-01T00:00:00Z', status, files: 3, done, exitCode: status === 'completed' ? 1 : null, error: null });
@@ -23,26 +22,10 @@ const report = {
   findings: [{ file: 'a.dxf', frameId: '92', checklistItemId: 'TB-001', severity: 'blocking', message: 'Title block incomplete' }],
 };
 
-/** A bridge answering from `handlers`, recording calls, and letting the test push events. */
-function fakeBridge(handlers: Record<string, Handler>) {
-  const calls: { channel: string; input: any }[] = [];
-  const listeners = new Map<string, ((payload: any) => void)[]>();
-  const on = (event: string, listener: (payload: any) => void) => {
-    listeners.set(event, [...(listeners.get(event) ?? []), listener]);
-    return () => undefined;
-  };
-  const bridge = new Proxy({ on } as Record<string, unknown>, {
-    get: (target, name: string) =>
-      name in target
-        ? target[name]
-        : async (input: unknown) => {
-            calls.push({ channel: name, input });
-            const handler = handlers[name];
-            return handler ? handler(input) : { ok: false, error: { code: 'TEST_NOT_SCRIPTED', message: name, retryable: false } };
-          },
-  }) as unknown as AppBridge;
-  const emit = (event: string, payload: unknown) => act(async () => listeners.get(event)?.forEach((l) => l(payload)));
-  return { bridge, calls, emit };
+/** The scripted bridge, with events delivered inside act() so the view has re-rendered after each. */
+function fakeBridge(handlers: Record<string, ScriptedHandler>) {
+  const scripted = scriptedBridge(handlers);
+  return { ...scripted, emit: (event: string, payload: unknown) => act(async () => scripted.emit(event, payload)) };
 }
 
 afterEach(() => {
