@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
+import { modelOptions } from '../modelOptions';
 
 const MODEL_SEPARATOR = '\u0000';
 
@@ -15,7 +16,7 @@ export function NewReviewForm() {
   const [model, setModel] = useState('');
   const [starting, setStarting] = useState(false);
   const reviewer = settings?.roles.reviewer ?? null;
-  const models = (settings?.providers ?? []).flatMap((p) => p.models.map((m) => ({ value: `${p.id}${MODEL_SEPARATOR}${m}`, label: `${p.label} · ${m}` })));
+  const models = modelOptions(settings?.providers ?? [], MODEL_SEPARATOR);
   // '' = the reviewer role from Settings (which may come from environment variables).
   const canStart = drawing !== null && !starting && (!custom || checklistPath.trim() !== '') && (!llm || model !== '' || reviewer !== null);
 

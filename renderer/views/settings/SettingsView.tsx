@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import type { RoleName, SettingsView as Settings } from '../../store/settingsSlice';
+import { modelOptions } from '../modelOptions';
 import { ProviderForm } from './ProviderForm';
 import { ProviderList } from './ProviderList';
 import { SystemCheckPanel } from './SystemCheckPanel';
@@ -14,7 +15,7 @@ export function SettingsView() {
   const setRoleModel = useApp((s) => s.setRoleModel);
   const [editing, setEditing] = useState<Settings['providers'][number] | 'new' | null>(null);
   if (!settings) return null;
-  const roleOptions = settings.providers.flatMap((p) => p.models.map((m) => ({ value: `${p.id}\u0000${m}`, label: `${p.label} · ${m}` })));
+  const roleOptions = modelOptions(settings.providers, '\u0000');
 
   return (
     <section className="panel settings" data-testid="settings-view">

@@ -1,11 +1,6 @@
 import { useApp, useT } from '../../../store/StoreContext';
+import type { ModelOption } from '../../modelOptions';
 import { ErrorLine } from './ErrorLine';
-
-export interface ModelOption {
-  /** "provider/model". */
-  value: string;
-  label: string;
-}
 
 /**
  * One role's model ("provider/model") with its stored protocol-conformance result and a button

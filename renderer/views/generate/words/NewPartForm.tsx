@@ -3,7 +3,8 @@ import type { AppErrorData } from '../../../../shared/errors';
 import { genBudgetSchema, MAX_GEN_REQUEST_CHARS } from '../../../../shared/ipc/contracts/generation';
 import { useApp, useT } from '../../../store/StoreContext';
 import { ErrorLine } from './ErrorLine';
-import { ModelPicker, type ModelOption } from './ModelPicker';
+import { modelOptions, type ModelOption } from '../../modelOptions';
+import { ModelPicker } from './ModelPicker';
 
 /** The optional limits offered in the form (the rest keep the engine defaults). */
 const BUDGET_FIELDS = ['maxAuthorTurns', 'maxReviewerCalls', 'maxCandidateBuilds', 'maxPromptTokens', 'maxWallMs'] as const;
@@ -15,7 +16,7 @@ const refOf = (role: { providerId: string; model: string } | null | undefined): 
 function useModelOptions(): { options: ModelOption[]; author: string; reviewer: string } {
   const settings = useApp((s) => s.settings);
   return useMemo(() => {
-    const options: ModelOption[] = (settings?.providers ?? []).flatMap((p) => p.models.map((m) => ({ value: `${p.id}/${m}`, label: `${p.label} · ${m}` })));
+    const options: ModelOption[] = modelOptions(settings?.providers ?? [], '/');
     const author = refOf(settings?.roles.author);
     const reviewer = refOf(settings?.roles.reviewer);
     for (const role of [author, reviewer]) if (role && !options.some((o) => o.value === role)) options.unshift({ value: role, label: role });
