@@ -115,6 +115,7 @@ export const genCommand = {
         case 'list': {
           const tasks = service.list();
           if (json) print(JSON.stringify(tasks.map(summary), null, 2));
+          else if (tasks.length === 0) print('no generation tasks yet; start one with: cadsight gen new "<request>"');
           else for (const t of tasks) print(`${t.task_id}  ${t.state.padEnd(22)} ${(t.head_revision ?? '-').padEnd(8)} ${t.request.slice(0, 60)}`);
           return 0;
         }
