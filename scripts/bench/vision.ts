@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createSharpImageProcessor, estimateVisionTokens, MIN_SHORT_EDGE } from '../../electron/features/vision';
+import { createSharpImageProcessor, estimateVisionTokens, MIN_SHORT_EDGE, RESIZE_KERNEL } from '../../electron/features/vision';
 import { sniffImage } from '../../electron/features/vision/domain/imageSniff';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLlmGateway } from '../../electron/platform/llm/gateway';
@@ -67,12 +67,12 @@ async function preprocessing() {
 }
 
 /**
- * Samples that differ between the prepared PNG and libvips' own resize of the original to the
+ * Samples that differ between the prepared PNG and libvips' resize of the original (RESIZE_KERNEL) to the
  * same size (null for JPEG, whose output is lossy by choice, and for untouched originals).
  */
 async function pixelDifferences(original: Uint8Array, prepared: { bytes: Uint8Array; width: number; height: number; mimeType: string; encoding?: string }): Promise<number | null> {
   if (prepared.mimeType !== 'image/png' || prepared.encoding === 'original') return null;
-  const reference = await sharp(original).resize({ width: prepared.width, height: prepared.height, fit: 'fill' }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
+  const reference = await sharp(original).resize({ width: prepared.width, height: prepared.height, fit: 'fill', kernel: RESIZE_KERNEL }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
   const sent = await sharp(prepared.bytes).toColourspace('srgb').ensureAlpha().raw().toBuffer();
   let differing = 0;
   for (let i = 0; i < sent.length; i++) if (sent[i] !== reference[i]) differing++;
@@ -262,7 +262,7 @@ async function main() {
     '',
     `${results.machine.cpus} CPUs, Node ${results.machine.node}, median of ${RUNS} runs, ${results.machine.at}; 1-minute load average ${results.machine.loadAverage1m.before} before / ${results.machine.loadAverage1m.after} after (the machine is shared).`,
     '',
-    `Generic OpenAI-compatible profile (long edge 1280; legibility floor: short edge ≥ min(original, ${MIN_SHORT_EDGE} px), else tiles). Pixel diffs: samples differing from libvips' resize of the original to the same size (— for JPEG/untouched).`,
+    `Generic OpenAI-compatible profile (long edge 1280; legibility floor: short edge ≥ min(original, ${MIN_SHORT_EDGE} px), else tiles). Pixel diffs: samples differing from libvips' ${RESIZE_KERNEL} resize of the original to the same size (— for JPEG/untouched).`,
     '',
     '| Image | ms (median) | re-encoded | encoding | bytes before → after | base64 before → after | est. tokens before → after | sent as | short edge sent | pixel diffs |',
     '|---|---:|---|---|---:|---:|---:|---|---:|---:|',

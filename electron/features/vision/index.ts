@@ -19,7 +19,7 @@ export type { VisionSessionRepository } from './ports/sessionRepository';
 export { createFfmpegFrameExtractor, type FfmpegOptions } from './adapters/ffmpegFrameExtractor';
 export { createPdfjsRenderer } from './adapters/pdfjsRenderer';
 export type { PdfRenderer } from './ports/pdfRenderer';
-export { createSharpImageProcessor, type SharpProcessorOptions } from './adapters/sharpImageProcessor';
+export { createSharpImageProcessor, RESIZE_KERNEL, type SharpProcessorOptions } from './adapters/sharpImageProcessor';
 export { createSourceLoader, type SourceLoaderOptions } from './adapters/sourceLoader';
 export { createSqliteSessionRepository } from './adapters/sqliteSessionRepository';
 export { visionMigrations, visionTilesMigration } from './adapters/sessionMigrations';

@@ -10,6 +10,12 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
+/**
+ * zlib level 8, not 9: on resized line art level 9's longer match search costs ~3× the time
+ * (1280×960 grey sheet: 314 vs 111 ms) for 0.4 % fewer bytes (372.1 vs 373.5 KB).
+ */
+const DEFLATE_LEVEL = 8;
+
 const bitDepthFor = (count: number) => (count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8);
 
 /**
@@ -36,7 +42,9 @@ export function encodeIndexedPng(width: number, height: number, channels: number
   const raw = new Uint8Array((rowBytes + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (rowBytes + 1);
-    raw[row] = 0; // filter "none": indexes have no gradients for the PNG filters to exploit
+    // Filter "none": measured on the resized line-art sheet (8-bit grey), every PNG filter and
+    // per-row heuristic (minimum sum, entropy, trial deflate) is 1.5–20 % larger.
+    raw[row] = 0;
     const src = y * width;
     if (depth === 8) raw.set(palette.indexes.subarray(src, src + width), row + 1);
     else {
@@ -56,7 +64,7 @@ export function encodeIndexedPng(width: number, height: number, channels: number
     chunk('IHDR', header),
     chunk('PLTE', rgb),
     ...(translucent ? [chunk('tRNS', alpha)] : []),
-    chunk('IDAT', deflateSync(raw, { level: 9, memLevel: 9 })),
+    chunk('IDAT', deflateSync(raw, { level: DEFLATE_LEVEL, memLevel: 9 })),
     chunk('IEND', new Uint8Array(0)),
   ];
   const out = Buffer.concat(parts);

@@ -38,6 +38,17 @@ export function reduceChannels(pixels: RawPixels): RawPixels {
   return { ...pixels, data, channels };
 }
 
+/** Grey (1 channel) as RGB, grey + alpha (2) as RGBA: the layout a palette PNG decodes to. */
+function greyAsColour(data: Uint8Array, channels: 1 | 2): Uint8Array {
+  const pixels = data.length / channels;
+  const out = new Uint8Array(pixels * (channels + 2));
+  for (let p = 0, i = 0, o = 0; p < pixels; p++, i += channels, o += channels + 2) {
+    out[o] = out[o + 1] = out[o + 2] = data[i]!;
+    if (channels === 2) out[o + 3] = data[i + 1]!;
+  }
+  return out;
+}
+
 /**
  * Encodes resized pixels as the smallest PNG that keeps the picture: an exact indexed PNG when
  * there are ≤ 256 distinct values (bit-identical); else a libimagequant palette when it keeps
@@ -53,9 +64,13 @@ export async function encodeSmallestPng(sharp: SharpFactory, input: RawPixels): 
   const truecolour = () => sharp(data, raw).png({ compressionLevel: 6 }).toBuffer();
   if (looksPhotographic(data, channels)) return { bytes: await truecolour(), encoding: 'truecolour' };
   const quantised = await sharp(data, raw).png({ palette: true, colours: 256, dither: 0, effort: 1, compressionLevel: 9 }).toBuffer();
+  // Compared as the RGB(A) the palette decodes to: libvips' 'b-w' conversion would drop the
+  // alpha of grey + alpha, and a grey input's palette entries are checked on every channel.
   const decoded = sharp(quantised, {});
-  const back = await (channels === 2 || channels === 4 ? decoded.ensureAlpha() : decoded.removeAlpha()).toColourspace(channels <= 2 ? 'b-w' : 'srgb').raw().toBuffer();
+  const withAlpha = channels === 2 || channels === 4;
+  const back = await (withAlpha ? decoded.ensureAlpha() : decoded.removeAlpha()).toColourspace('srgb').raw().toBuffer();
+  const original = channels === 1 || channels === 2 ? greyAsColour(data, channels) : data;
   // A quantised palette of line art is a fraction of the truecolour size, so sizes are not compared.
-  if (back.length === data.length && keepsFidelity(data, back)) return { bytes: quantised, encoding: 'palette-quantised' };
+  if (back.length === original.length && keepsFidelity(original, back)) return { bytes: quantised, encoding: 'palette-quantised' };
   return { bytes: await truecolour(), encoding: 'truecolour' };
 }

@@ -5,7 +5,8 @@ import { lineArtPng, orientedJpeg, photoJpeg, pngBomb, solidPng } from '../../..
 import { imageLimitsFor } from '../domain/imageLimits';
 import { compareSamples, PALETTE_FIDELITY } from '../domain/pixelStats';
 import { sniffImage } from '../domain/imageSniff';
-import { createSharpImageProcessor } from './sharpImageProcessor';
+import { encodeSmallestPng } from './pngEncoding';
+import { createSharpImageProcessor, RESIZE_KERNEL } from './sharpImageProcessor';
 
 const generic = (maxEdge: number) => imageLimitsFor({ protocol: 'chat-completions', id: 'chat', baseUrl: 'http://127.0.0.1/v1', model: 'm' }, maxEdge);
 const processor = createSharpImageProcessor({ limits: generic(1280), format: 'png', maxInputPixels: 40_000_000 });
@@ -28,7 +29,7 @@ describe('sharp image processor', () => {
     const bytes = await lineArtPng(2000, 1500);
     const result = await processor.prepare(bytes, sniffImage(bytes));
     expect(result).toMatchObject({ reencoded: true, original: { width: 2000, height: 1500 }, prepared: { mimeType: 'image/png', width: 1280, height: 960, encoding: 'palette-quantised' } });
-    const reference = await sharp(bytes).resize({ width: 1280, height: 960, fit: 'fill' }).ensureAlpha().raw().toBuffer();
+    const reference = await sharp(bytes).resize({ width: 1280, height: 960, fit: 'fill', kernel: RESIZE_KERNEL }).ensureAlpha().raw().toBuffer();
     const fidelity = compareSamples(reference, await rgba(result.prepared.bytes));
     expect(fidelity.psnrDb).toBeGreaterThanOrEqual(PALETTE_FIDELITY.minPsnrDb);
     expect(fidelity.meanAbsDiff).toBeLessThanOrEqual(PALETTE_FIDELITY.maxMeanAbsDiff);
@@ -41,8 +42,19 @@ describe('sharp image processor', () => {
       const result = await processor.prepare(bytes, sniffImage(bytes));
       expect(result.prepared.encoding).toBe('indexed-exact');
       const { width, height } = result.prepared;
-      const reference = await sharp(bytes).resize({ width, height, fit: 'fill' }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
+      const reference = await sharp(bytes).resize({ width, height, fit: 'fill', kernel: RESIZE_KERNEL }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
       expect(compareSamples(reference, await rgba(result.prepared.bytes)).maxDiff).toBe(0);
+    }
+  });
+
+  it('sends resized line art in at least 15 % fewer bytes than a Lanczos-3 resize would need, exact and quantised alike', async () => {
+    for (const style of ['colour', 'monochrome'] as const) {
+      const bytes = await lineArtPng(2000, 1500, style);
+      const result = await processor.prepare(bytes, sniffImage(bytes));
+      const { data, info } = await sharp(bytes).resize({ width: 1280, height: 960, fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer({ resolveWithObject: true });
+      const lanczos3 = await encodeSmallestPng(sharp, { data, width: info.width, height: info.height, channels: info.channels });
+      expect(result.prepared.encoding).toBe(lanczos3.encoding);
+      expect(result.prepared.bytes.length).toBeLessThan(lanczos3.bytes.length * 0.85);
     }
   });
 
@@ -70,7 +82,7 @@ describe('sharp image processor', () => {
     const bytes = new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
     const result = await processor.prepare(bytes, sniffImage(bytes));
     expect(result.prepared.encoding).toBe('indexed-exact');
-    const expected = await sharp(bytes).resize(1280, 640).extractChannel(0).raw().toBuffer();
+    const expected = await sharp(bytes).resize(1280, 640, { kernel: RESIZE_KERNEL }).extractChannel(0).raw().toBuffer();
     const actual = await sharp(result.prepared.bytes).extractChannel(0).raw().toBuffer();
     expect(actual.equals(expected)).toBe(true);
   });
