@@ -15,27 +15,41 @@ export interface RawPixels {
 /** How a PNG was encoded (benchmarks and tests report it). */
 export type PngEncoding = 'indexed-exact' | 'palette-quantised' | 'truecolour';
 
-/** Drops an alpha channel that is 255 everywhere and collapses R = G = B to grey: both lossless. */
+/** True when every pixel of RGB(A) samples has R = G = B. */
+function isGrey(data: Uint8Array, channels: 3 | 4): boolean {
+  for (let i = 0; i < data.length; i += channels) if (data[i] !== data[i + 1] || data[i] !== data[i + 2]) return false;
+  return true;
+}
+
+/**
+ * Drops an alpha channel that is 255 everywhere and collapses R = G = B to grey: both lossless.
+ * One copy at most (RGBA line art is decoded at 1280×960 for every resized drawing).
+ */
 export function reduceChannels(pixels: RawPixels): RawPixels {
-  let { data, channels } = pixels;
-  if ((channels === 2 || channels === 4) && isOpaque(data, channels)) {
-    const keep = channels - 1;
-    const out = new Uint8Array((data.length / channels) * keep);
-    for (let i = 0, o = 0; i < data.length; i += channels, o += keep) for (let c = 0; c < keep; c++) out[o + c] = data[i + c]!;
-    data = out;
-    channels = keep;
-  }
-  if (channels === 3) {
-    let grey = true;
-    for (let i = 0; i < data.length && grey; i += 3) grey = data[i] === data[i + 1] && data[i] === data[i + 2];
-    if (grey) {
-      const out = new Uint8Array(data.length / 3);
-      for (let i = 0, o = 0; i < data.length; i += 3, o++) out[o] = data[i]!;
-      data = out;
-      channels = 1;
+  const { data, channels } = pixels;
+  const alpha = (channels === 2 || channels === 4) && !isOpaque(data, channels);
+  const grey = channels <= 2 || isGrey(data, channels as 3 | 4);
+  const keep = (grey ? 1 : 3) + (alpha ? 1 : 0);
+  if (keep === channels) return pixels;
+  const pixelCount = data.length / channels;
+  const out = new Uint8Array(pixelCount * keep);
+  if (keep === 1) {
+    for (let p = 0, i = 0; p < pixelCount; p++, i += channels) out[p] = data[i]!;
+  } else if (keep === 2) {
+    // Translucent RGBA whose colour is grey (grey + alpha input is kept as it is).
+    for (let p = 0, i = 0, o = 0; p < pixelCount; p++, i += 4, o += 2) {
+      out[o] = data[i]!;
+      out[o + 1] = data[i + 3]!;
+    }
+  } else {
+    // Opaque RGBA to RGB.
+    for (let p = 0, i = 0, o = 0; p < pixelCount; p++, i += 4, o += 3) {
+      out[o] = data[i]!;
+      out[o + 1] = data[i + 1]!;
+      out[o + 2] = data[i + 2]!;
     }
   }
-  return { ...pixels, data, channels };
+  return { ...pixels, data: out, channels: keep };
 }
 
 /** Grey (1 channel) as RGB, grey + alpha (2) as RGBA: the layout a palette PNG decodes to. */
