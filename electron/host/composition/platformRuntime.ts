@@ -73,7 +73,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
   settingsRef = settings;
   notices.push(...settings.notices);
 
-  const opened = openDatabase({ file: layout.database, migrations: allMigrations, log });
+  const opened = openDatabase({ file: layout.database, migrations: allMigrations, log, preallocateWal: true });
   notices.push(...opened.notices);
   const artifacts = createArtifactStore(layout.artifacts);
   // Staging files older than an hour belong to writes that died with an earlier process.

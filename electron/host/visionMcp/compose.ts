@@ -35,7 +35,7 @@ export interface VisionRuntime {
 export function composeVisionRuntime(config: VisionMcpConfig, log: Logger): VisionRuntime {
   prepareDataDir(config.databaseFile.replace(/[\\/][^\\/]+$/, ''));
   // The full app list: the desktop app opens the same file, and user_version counts all slices.
-  const opened = openDatabase({ file: config.databaseFile, migrations: allMigrations, log });
+  const opened = openDatabase({ file: config.databaseFile, migrations: allMigrations, log, preallocateWal: true });
   for (const notice of opened.notices) log.warn(notice.message, { code: notice.code });
   // One kept-alive connection to the provider instead of the global fetch: a fifth of its CPU per call.
   const http = createNodeHttpFetch();

@@ -8,6 +8,7 @@ import { runMigrations, type MigrationOutcome } from './migrations';
 import { applyRequiredPragmas, BUSY_TIMEOUT_MS } from './pragmas';
 import { recoverRows } from './recoverRows';
 import type { Migration, SqliteDatabase } from './types';
+import { preallocateWal, type WalPreallocation } from './walPreallocation';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
@@ -20,6 +21,11 @@ export interface OpenDatabaseOptions {
   log?: Logger;
   /** Clock for migration timestamps and corrupt-file names (injected for tests). */
   now?: () => Date;
+  /**
+   * Zero-fill the WAL to its checkpoint size after opening (see preallocateWal): long-running
+   * processes that commit often (the app, the MCP servers) set it; a short-lived tool need not.
+   */
+  preallocateWal?: boolean;
 }
 
 export interface OpenedDatabase {
@@ -27,6 +33,8 @@ export interface OpenedDatabase {
   /** STORE_CORRUPT_MOVED_ASIDE when a damaged file was moved away and a fresh one created. */
   notices: StartupNotice[];
   migrations: MigrationOutcome;
+  /** What the WAL preallocation did (only when `preallocateWal` was asked for). */
+  wal?: WalPreallocation;
 }
 
 /**
@@ -83,7 +91,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     const outcome = runMigrations(db, options.migrations, now);
     if (outcome.applied.length > 0) options.log?.info('database migrated', { applied: outcome.applied, version: outcome.version });
     if (setAsideTo !== null) salvage(setAsideTo, db, notices, options.log);
-    return { db, notices, migrations: outcome };
+    return { db, notices, migrations: outcome, ...(options.preallocateWal ? { wal: preallocateWal(db, options.log) } : {}) };
   } catch (error) {
     db.close();
     throw error;

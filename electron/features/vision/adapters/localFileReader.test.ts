@@ -55,6 +55,17 @@ describe('local file reader', () => {
     await expect(read('./sub/missing.png')).rejects.toMatchObject({ code: 'VISION_FILE_NOT_FOUND' });
   });
 
+  it('reads a small file and a file too big for the synchronous path byte for byte', async () => {
+    for (const size of [1, 1024 * 1024, 1024 * 1024 + 1, 3 * 1024 * 1024 + 7]) {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 31 + size) & 0xff;
+      writeFileSync(path.join(dir, 'root', 'big.png'), bytes);
+      const got = await read('./big.png', {}, 4 * 1024 * 1024);
+      expect(got.length, String(size)).toBe(size);
+      expect(Buffer.from(got).equals(bytes), String(size)).toBe(true);
+    }
+  });
+
   it('names the resolved path it tried, and where a symlink led', async () => {
     await expect(read('./sub/missing.png')).rejects.toMatchObject({ message: `No file at ${path.join(dir, 'root', 'sub', 'missing.png')}.` });
     symlinkSync(path.join(dir, 'outside.png'), path.join(dir, 'root', 'link.png'));

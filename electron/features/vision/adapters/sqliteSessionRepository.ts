@@ -108,7 +108,8 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
     }
     for (const image of c.newImages) {
       statements.insertBlob.run(image.originalSha256, image.originalBytes);
-      statements.insertBlob.run(image.preparedSha256, image.preparedBytes);
+      // An image sent as it is has one blob for both roles.
+      if (image.preparedSha256 !== image.originalSha256) statements.insertBlob.run(image.preparedSha256, image.preparedBytes);
       for (const [i, tile] of (image.tiles ?? []).entries()) statements.insertBlob.run(tile.sha256, image.tileBytes![i]!);
       statements.insertImage.run(
         c.sessionId, image.index, image.origin, image.label,
