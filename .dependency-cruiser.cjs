@@ -3,6 +3,8 @@
  * scripts/layerRules.test.ts proves a planted violation is caught.
  */
 const TEST = '\\.test\\.tsx?$';
+/** A slice's public entries: index.ts, and migrations.ts (its Migration arrays only, see below). */
+const PUBLIC_ENTRY = '^electron/features/[^/]+/(index|migrations)\\.ts$';
 module.exports = {
   forbidden: [
     {
@@ -56,17 +58,28 @@ module.exports = {
     },
     {
       name: 'slices-use-public-entries-only',
-      comment: 'features/X never reaches into features/Y internals; only features/Y/index.ts.',
+      comment: 'features/X never reaches into features/Y internals; only features/Y/index.ts (or its migrations.ts).',
       severity: 'error',
       from: { path: '^electron/features/([^/]+)/' },
-      to: { path: '^electron/features/([^/]+)/', pathNot: ['^electron/features/$1/', '^electron/features/[^/]+/index\\.ts$'] },
+      to: { path: '^electron/features/([^/]+)/', pathNot: ['^electron/features/$1/', PUBLIC_ENTRY] },
     },
     {
       name: 'composition-roots-use-public-entries',
-      comment: 'electron/main and electron/host wire slices through their index.ts only.',
+      comment: 'electron/main and electron/host wire slices through their index.ts (or migrations.ts) only.',
       severity: 'error',
       from: { path: '^electron/(main|host)/', pathNot: TEST },
-      to: { path: '^electron/features/', pathNot: '^electron/features/[^/]+/index\\.ts$' },
+      to: { path: '^electron/features/', pathNot: PUBLIC_ENTRY },
+    },
+    {
+      name: 'migrations-entries-stay-light',
+      comment:
+        'features/X/migrations.ts exists so a composition root can build the migration list without loading the slice (the vision MCP cold start): it reaches only the slice\'s migration modules and the platform Migration type.',
+      severity: 'error',
+      from: { path: '^electron/features/([^/]+)/migrations\\.ts$' },
+      to: {
+        reachable: true,
+        pathNot: ['^electron/features/$1/migrations\\.ts$', '^electron/features/$1/adapters/.*[mM]igrations\\.ts$', '^electron/platform/db/types\\.ts$', '(^|/)node_modules/@types/'],
+      },
     },
     {
       name: 'platform-never-imports-features',

@@ -1,8 +1,8 @@
 // Public entry of the CadLink slice: the cad_mcp_frame protocol (framing, JSON-RPC, MCP tool
 // shapes), the ToolProvider port and the TCP line server. Other slices and composition roots
-// import only from here.
-export { createLineFramer, encodeFrame, DEFAULT_MAX_FRAME_BYTES } from './domain/protocol/lineFramer';
-export type { FrameItem, LineFramer, LineFramerOptions } from './domain/protocol/lineFramer';
+// import only from here. The line framing itself is platform/framing (the MCP stdio servers share it).
+export { createLineFramer, encodeFrame, DEFAULT_MAX_FRAME_BYTES } from '../../platform/framing/lineFramer';
+export type { FrameItem, LineFramer, LineFramerOptions } from '../../platform/framing/lineFramer';
 export { JSON_RPC_ERROR, parseJsonRpcLine, classifyJsonRpcValue, idKey, makeRequest, makeSuccess, makeFailure } from './domain/protocol/jsonRpc';
 export type {
   ClassifiedMessage,

@@ -20,7 +20,7 @@ export { startReview, resumeReview } from './application/reviewRunner';
 export type { ReviewProgress, ReviewRunnerDeps, ReviewRunResult, ReviewSession } from './application/reviewRunner';
 export { listAnnotatedFindings, decideAnnotation, promoteHypothesis, writeApprovedAnnotations } from './application/annotationWriter';
 export type { AnnotatedFinding, WriteOutcome } from './application/annotationWriter';
-export { reviewMigrations } from './adapters/reviewMigrations';
+export { reviewMigrations } from './migrations';
 export { createSqliteReviewStore } from './adapters/sqliteReviewStore';
 export { createFolderOutput } from './adapters/folderOutput';
 export { reviewFrameWithLlm, SUBMIT_TOOL } from './application/llmReview';

@@ -22,4 +22,4 @@ export type { PdfRenderer } from './ports/pdfRenderer';
 export { createSharpImageProcessor, RESIZE_KERNEL, type SharpProcessorOptions } from './adapters/sharpImageProcessor';
 export { createSourceLoader, type SourceLoaderOptions } from './adapters/sourceLoader';
 export { createSqliteSessionRepository } from './adapters/sqliteSessionRepository';
-export { visionMigrations, visionTilesMigration } from './adapters/sessionMigrations';
+export { visionMigrations, visionTilesMigration } from './migrations';

@@ -1,7 +1,9 @@
 import type { Migration } from '../../platform/db/types';
-import { cadgenMigrations } from '../../features/cadgen/index';
-import { reviewMigrations } from '../../features/review/index';
-import { visionMigrations, visionTilesMigration } from '../../features/vision/index';
+// The slices' migrations entries, not their index.ts: whoever needs only the list (the vision MCP
+// server at start-up) must not load every slice's engine and native modules with it.
+import { cadgenMigrations } from '../../features/cadgen/migrations';
+import { reviewMigrations } from '../../features/review/migrations';
+import { visionMigrations, visionTilesMigration } from '../../features/vision/migrations';
 
 /**
  * The one, append-only migration list of the CadSight database. `user_version` counts applied

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createLineFramer, type FrameItem, type LineFramer } from '../../features/cadlink/index';
+import { createLineFramer, type FrameItem, type LineFramer } from '../../platform/framing/lineFramer';
 import type { Logger } from '../../platform/log/types';
 
 /**

@@ -2,7 +2,7 @@ import { AppError } from '../../../../shared/errors';
 import type { Logger } from '../../../platform/log/types';
 import { DEFAULT_BACKOFF, validateBackoff, type BackoffOptions } from '../domain/protocol/backoff';
 import { abortedError, formatEndpoint, frameTooLargeError, refusedError, timeoutError, type CadEndpoint } from '../domain/protocol/cadErrors';
-import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, type FrameItem } from '../domain/protocol/lineFramer';
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, type FrameItem } from '../../../platform/framing/lineFramer';
 import { makeRequest, parseJsonRpcLine } from '../domain/protocol/jsonRpc';
 import type { ToolContent, ToolDescriptor } from '../domain/protocol/mcpTools';
 import type { ToolPolicy } from '../domain/policy/toolPolicy';

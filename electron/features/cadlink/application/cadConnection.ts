@@ -2,7 +2,7 @@ import { AppError } from '../../../../shared/errors';
 import type { Logger } from '../../../platform/log/types';
 import { backoffDelayMs, type BackoffOptions } from '../domain/protocol/backoff';
 import { disconnectedError, formatEndpoint, frameTooLargeError, notConnectedError, type CadEndpoint } from '../domain/protocol/cadErrors';
-import { createLineFramer, type FrameItem } from '../domain/protocol/lineFramer';
+import { createLineFramer, type FrameItem } from '../../../platform/framing/lineFramer';
 import type { CadSocket, CadSocketFactory } from '../ports/cadSocket';
 import type { Clock, RandomSource } from '../ports/clock';
 

@@ -1,5 +1,5 @@
 import type { CadEndpoint } from '../domain/protocol/cadErrors';
-import { createLineFramer } from '../domain/protocol/lineFramer';
+import { createLineFramer } from '../../../platform/framing/lineFramer';
 import type { CadSocketFactory } from '../ports/cadSocket';
 import type { Clock } from '../ports/clock';
 

@@ -1,5 +1,5 @@
 import { makeAuthNotification } from '../domain/protocol/authToken';
-import { encodeFrame } from '../domain/protocol/lineFramer';
+import { encodeFrame } from '../../../platform/framing/lineFramer';
 import type { CadSocketFactory } from '../ports/cadSocket';
 
 /**

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, toAppErrorData } from '../../../../../shared/errors';
 import type { Logger } from '../../../../platform/log/types';
-import { createLineFramer, encodeFrame, type FrameItem } from '../../domain/protocol/lineFramer';
+import { createLineFramer, encodeFrame, type FrameItem } from '../../../../platform/framing/lineFramer';
 import { readAuthToken } from '../../domain/protocol/authToken';
 import { JSON_RPC_ERROR, isRecord, makeFailure, makeSuccess, parseJsonRpcLine, type JsonRpcRequest, type JsonRpcResponse } from '../../domain/protocol/jsonRpc';
 import type { ToolProvider } from '../../ports/toolProvider';

@@ -1,8 +1,11 @@
 /**
- * Byte-level newline framing of the cad_mcp_frame protocol: one JSON-RPC message per line,
- * `\n` is the only boundary. Works on raw bytes (not on decoded strings) because a TCP chunk
- * can end in the middle of a multi-byte UTF-8 character; `\n` (0x0A) never occurs inside a
- * multi-byte sequence, so splitting on the byte is always safe and each line is decoded whole.
+ * Byte-level newline framing of the cad_mcp_frame protocol (CadLink) and of the MCP stdio
+ * servers: one JSON-RPC message per line, `\n` is the only boundary. Product-agnostic, so it
+ * lives in platform: an MCP server that has nothing to do with a CAD (cadsight-vision) frames
+ * its stdin without loading the CadLink slice and the drawing renderer behind it.
+ * Works on raw bytes (not on decoded strings) because a TCP chunk can end in the middle of a
+ * multi-byte UTF-8 character; `\n` (0x0A) never occurs inside a multi-byte sequence, so
+ * splitting on the byte is always safe and each line is decoded whole.
  */
 
 /** Default cap on one frame: large enough for a 4K PNG screenshot in base64. */

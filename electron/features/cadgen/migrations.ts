@@ -1,0 +1,6 @@
+/**
+ * Second public entry of the cadgen slice: its database migrations and nothing else, so a
+ * composition root can build the app's migration list without loading the generation engine
+ * (schemas, verifiers, OpenCascade wiring). Imports only migration modules.
+ */
+export { cadgenMigrations } from './adapters/store/migrations';
