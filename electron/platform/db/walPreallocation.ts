@@ -16,12 +16,14 @@ const FRAME_HEADER_BYTES = 24;
  * Zero-fills the connection's WAL file up to the size it reaches at its automatic checkpoint
  * (wal_autocheckpoint frames), as PostgreSQL does for its WAL segments (wal_init_zero).
  *
- * Why: a commit under synchronous=FULL ends with an fdatasync of the WAL. While a fresh WAL grows,
- * every commit changes the file size, so on ext4 that fdatasync waits for a journal commit, and
- * the journal commit waits for the dirty data of every other process on the disk: a tiny vision
- * turn then took 1–4 ms on a busy machine. Appending into space that is already allocated and
- * written changes no metadata, so the sync flushes only the commit's own pages. After the first
- * checkpoint SQLite reuses the WAL from its start, so a WAL of this size never grows again.
+ * Why: a commit under synchronous=FULL ends with an fsync of the WAL (better-sqlite3's SQLite is
+ * built without HAVE_FDATASYNC). While a fresh WAL grows, every commit also allocates blocks and
+ * changes the file size, and the sync has to push that metadata through the ext4 journal, whose
+ * commit waits for other processes' writes. Appending into space already allocated and written
+ * avoids that part: measured on this project's 2-core machine (200 alternating commits), a vision turn's commit took 0.12 ms
+ * less at the median and 0.2 ms less at p90 on a quiet disk, and about a quarter less while
+ * other processes wrote. After the first checkpoint SQLite reuses the WAL from its start, so a
+ * WAL of this size does not grow again.
  *
  * Safe by construction: it runs inside an IMMEDIATE transaction (SQLite's WAL write lock, so no
  * connection of any process appends frames meanwhile) and writes only past the current end of
