@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AppError } from '../../../../shared/errors';
 import type { SqliteDatabase } from '../../../platform/db/types';
 import type { ImageOrigin, SessionImage, SessionTile, SessionListing, SessionRecord, SessionTurn, TurnKind, UsageTotals } from '../domain/session';
@@ -151,7 +151,7 @@ export function createSqliteSessionRepository(db: SqliteDatabase): VisionSession
       const row = statements.blob.get(sha256);
       if (!row) throw new AppError('STORE_CORRUPT', 'A session image is missing from the database.', { data: { sha256 } });
       // A damaged page or an edited row must not reach the model as if it were the user's image.
-      if (createHash('sha256').update(row.bytes).digest('hex') !== sha256) throw new AppError('STORE_CORRUPT', 'A session image no longer matches its content hash.', { data: { sha256 } });
+      if (hash('sha256', row.bytes, 'hex') !== sha256) throw new AppError('STORE_CORRUPT', 'A session image no longer matches its content hash.', { data: { sha256 } });
       return new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
     },
 
