@@ -27,7 +27,7 @@ describe.each<[string, LlmProtocol, boolean]>([
   ['Anthropic Messages', 'anthropic-messages', false],
 ])('a session over %s', (_name, protocol, forceStreaming) => {
   it('re-sends the session images on the follow-up turn and keeps the first-turn summary', async () => {
-    harness = await startVisionHarness({ protocol, forceStreaming, script: [text('A red square on white.\nSUMMARY: A red square.'), text('It is 64 pixels wide.')] });
+    harness = await startVisionHarness({ protocol, forceStreaming, script: [text('A red square on white.\nSUMMARY: A red square.'), text('<summary>Square width</summary>\nIt is 64 pixels wide.')] });
     const a = await writePng(harness.dir, 'a.png', 64, 48);
     const first = await harness.service.analyzeImages({ sources: [a], prompt: 'What is this?' });
     expect(first).toMatchObject({ summary: 'A red square.', description: 'A red square on white.', imageIndexes: [0] });

@@ -3,7 +3,7 @@ import { visionError } from '../domain/errors';
 import type { ImageBudget } from '../domain/imageBudget';
 import { regionToPixels, type FractionRegion } from '../domain/imageMath';
 import { FIRST_TURN_SUMMARY_INSTRUCTION, videoPromptText, zoomPromptText } from '../domain/prompts';
-import { addUsage, emptyUsage, shorten, splitSummary, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
+import { addUsage, emptyUsage, shorten, splitSummary, withoutSummaryTags, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
 import type { ImageProcessor } from '../ports/imageProcessor';
 import type { ImageSourceLoader } from '../ports/imageSources';
 import type { PdfRenderer } from '../ports/pdfRenderer';
@@ -123,7 +123,7 @@ export function createVisionService(deps: VisionDeps): VisionService {
     const conversation = buildMessages(session?.turns ?? [], images, { ...pending, prompt }, settings.budget, bytesOf);
     const outcome = await askModel(deps.gateway, conversation, { maxOutputTokens: settings.maxOutputTokens, purpose: `vision.${pending.kind}`, ...(options.signal ? { signal: options.signal } : {}) });
     const now = deps.clock.now();
-    const split = session ? { description: outcome.reply.trim(), summary: session.summary } : splitSummary(outcome.reply);
+    const split = session ? { description: withoutSummaryTags(outcome.reply), summary: session.summary } : splitSummary(outcome.reply);
     const sessionUsage = addUsage(session?.usage ?? emptyUsage(), outcome.usage);
     repository.commitTurn({
       sessionId,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitSummary } from './session';
+import { splitSummary, withoutSummaryTags } from './session';
 
 describe('first-turn summary', () => {
   it('reads our SUMMARY line and removes it from the description', () => {
@@ -25,5 +25,12 @@ describe('first-turn summary', () => {
         expect(split.description).not.toMatch(/<\/?summary>/i);
       }),
     );
+  });
+});
+
+describe('a follow-up answer', () => {
+  it('loses its <summary> tags but keeps a "Summary:" line, which is part of the answer there', () => {
+    expect(withoutSummaryTags('<summary>Flange</summary>\nThe bore is 40 mm.\n\n\n<summary>x</summary>')).toBe('The bore is 40 mm.');
+    expect(withoutSummaryTags('Two holes are missing.\nSummary: the PCD is wrong.')).toBe('Two holes are missing.\nSummary: the PCD is wrong.');
   });
 });

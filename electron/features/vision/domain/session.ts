@@ -109,7 +109,7 @@ const SUMMARY_TAG = /<summary>([\s\S]*?)<\/summary>/gi;
 export function splitSummary(reply: string): { description: string; summary: string } {
   const tags = [...reply.matchAll(SUMMARY_TAG)];
   const tagged = tags.map((m) => m[1]!.replace(/\s+/g, ' ').trim()).filter((t) => t !== '').at(-1);
-  if (tagged !== undefined) return { description: reply.replace(SUMMARY_TAG, '').replace(/\n{3,}/g, '\n\n').trim(), summary: shorten(tagged, 160) };
+  if (tagged !== undefined) return { description: withoutSummaryTags(reply), summary: shorten(tagged, 160) };
   const matches = [...reply.matchAll(SUMMARY_LINE)];
   const last = matches.at(-1);
   if (last) {
@@ -119,6 +119,15 @@ export function splitSummary(reply: string): { description: string; summary: str
   const description = reply.trim();
   const firstSentence = /^[\s\S]*?(?:[.!?。！？](?=\s|$)|\n|$)/.exec(description)?.[0] ?? description;
   return { description, summary: shorten(firstSentence.replace(/^[#>*\s-]+/, '').trim(), 160) };
+}
+
+/**
+ * A follow-up's answer as its description: `<summary>…</summary>` tags are removed (agents that
+ * learned picsense's form keep asking for them; the session keeps its first-turn summary), but
+ * a "Summary:" line stays, since on a follow-up it is part of the answer.
+ */
+export function withoutSummaryTags(reply: string): string {
+  return reply.replace(SUMMARY_TAG, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 export function shorten(text: string, max: number): string {
