@@ -1,12 +1,11 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Result } from '../../../shared/errors';
 import type { AppBridge } from '../../../shared/ipc/channels';
 import type { CadgenBuildResult } from '../../../shared/ipc/contracts/cadgen';
 import type { Locale } from '../../i18n/messages';
 import { createAppStore } from '../../store/appStore';
-import { StoreProvider } from '../../store/StoreContext';
-import { GenerateView } from './GenerateView';
+import { mountGenerateView } from './words/testBridge';
 
 const id = (c: string) => c.repeat(64);
 const result: CadgenBuildResult = {
@@ -47,14 +46,7 @@ async function renderView(b: AppBridge, locale: Locale = 'en') {
   const store = createAppStore(b, locale);
   // These tests cover the CDSL-document tab; "Describe a part" has its own tests (words/).
   store.getState().setGenTab('document');
-  await act(async () => {
-    render(
-      <StoreProvider store={store}>
-        <GenerateView />
-      </StoreProvider>,
-    );
-  });
-  return store;
+  return mountGenerateView(store);
 }
 
 beforeEach(() => {

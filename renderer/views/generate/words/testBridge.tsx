@@ -96,6 +96,11 @@ export async function renderGenerate(b: TestBridge, locale: Locale = 'en', openT
   const store = createAppStore(b.bridge, locale);
   store.setState({ settings: { ...settings, locale } });
   if (openTask) await store.getState().openGenTask(openTask);
+  return mountGenerateView(store);
+}
+
+/** Mounts the Generate area around a store the test has prepared. */
+export async function mountGenerateView(store: AppStore): Promise<AppStore> {
   await act(async () => {
     render(
       <StoreProvider store={store}>
