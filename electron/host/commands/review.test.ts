@@ -307,7 +307,7 @@ describe('a drawing without handles', () => {
     return file;
   }
 
-  it('reports one finding per detector hit, identified by geometry fingerprints, with readable messages', async () => {
+  it('reports the detector hits of one sheet as one grouped finding with every hit, identified by geometry fingerprints, with readable messages', async () => {
     const file = handlelessDxf();
     const { source } = await openDxfReviewEndpoints(file);
     const detector = JSON.parse((await source.callTool('find_zero_length', {})).content.map((c) => (c.type === 'text' ? c.text : '')).join(''));
@@ -315,9 +315,11 @@ describe('a drawing without handles', () => {
     await reviewCommand.run([file, '--out', out, '--no-llm']);
     const findings = readReport(out).findings;
     const zero = findings.filter((f) => f.checklistItemId === 'GEO-001');
-    expect(zero).toHaveLength(detector.entities.length);
-    expect(zero).toHaveLength(20);
-    expect(new Set(zero.map((f) => f.id)).size).toBe(20);
+    expect(detector.entities).toHaveLength(20);
+    expect(zero).toHaveLength(1);
+    expect(zero[0]!.count).toBe(20);
+    expect(zero[0]!.locations).toHaveLength(20);
+    expect(new Set(zero[0]!.evidenceRefs.filter((r) => r.startsWith('entity:fp:'))).size).toBe(20);
     const duplicates = findings.filter((f) => f.checklistItemId === 'GEO-002');
     expect(duplicates).toHaveLength(1);
     expect(duplicates[0]!.evidenceRefs.filter((r) => r.startsWith('entity:fp:'))).toHaveLength(3);

@@ -58,6 +58,7 @@ export function findingView(item: AnnotatedFinding, writtenAt: string | null): z
     message: finding.message,
     evidenceRefs: finding.evidenceRefs,
     location: finding.location,
+    ...(finding.count !== undefined && finding.locations ? { count: finding.count, locations: finding.locations } : {}),
     annotation: { state: annotation.state, text: annotation.text, anchor: annotation.anchor, textAt: annotation.textAt, textHeight: annotation.textHeight },
     payloadHash: item.payloadHash,
     writtenAt,

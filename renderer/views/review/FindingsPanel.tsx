@@ -29,6 +29,11 @@ function FindingCard({ finding, n }: { finding: FindingView; n: number }) {
         <span className={`marker-static sev-${finding.severity}`}>{n}</span>
         <span className={`pill sev-${finding.severity}`}>{t(`review.severity.${finding.severity}`)}</span>
         <span className="mono">{finding.checklistItemId}</span>
+        {finding.count !== undefined && (
+          <span className="pill" data-testid="finding-count" title={t('review.finding.countHint', { n: finding.count })}>
+            {t('review.finding.count', { n: finding.count })}
+          </span>
+        )}
         {finding.source === 'llm' && <span className="pill llm" data-testid="finding-llm">{t('review.finding.llm')}</span>}
         {finding.hypothesis && (
           <span className="pill hypothesis" data-testid="finding-hypothesis" title={t('review.finding.hypothesisHint')}>

@@ -145,6 +145,19 @@ export const findingViewSchema = z
       z.object({ kind: z.literal('point'), point: reviewPointSchema }).strict(),
       z.object({ kind: z.literal('bbox'), bbox: reviewBBoxSchema }).strict(),
     ]),
+    /**
+     * A grouped finding (one rule, one sheet, several places): how many places, and each place
+     * (the first is `location`). Absent on a finding about one place.
+     */
+    count: z.number().int().min(2).optional(),
+    locations: z
+      .array(
+        z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('point'), point: reviewPointSchema }).strict(),
+          z.object({ kind: z.literal('bbox'), bbox: reviewBBoxSchema }).strict(),
+        ]),
+      )
+      .optional(),
     annotation: z
       .object({ state: annotationStateViewSchema, text: z.string(), anchor: reviewPointSchema, textAt: reviewPointSchema, textHeight: z.number() })
       .strict(),

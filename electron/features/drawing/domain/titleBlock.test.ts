@@ -34,3 +34,25 @@ describe('readTitleBlock', () => {
     expect(readTitleBlock([text('Sheet 2 of 5', 0, 0)]).fields).toMatchObject({ sheetNo: '2', sheetCount: '5' });
   });
 });
+
+describe('title-block reading ignores CAD artefacts and reads labels with their value in one text', () => {
+  it('never reads a viewport caption, a layout name or Defpoints text as the title', () => {
+    const caption = text('Rectangular Viewport', 100, 40, 10);
+    const defpoints = { ...text('VPORT-HIDDEN', 100, 60, 12), layer: 'Defpoints' } as TextPrimitive;
+    const fields = readTitleBlock([caption, defpoints, text('Layout1', 100, 80, 9), text('首层平面图', 100, 20, 5), text('图号', 200, 10), text('A-101', 220, 10)]).fields;
+    expect(fields.title).toBe('首层平面图');
+    expect(fields.drawingNo).toBe('A-101');
+  });
+
+  it('reads "Scale: 1: 75", "比例 1:75" and "比例：1/75" as the scale of the sheet', () => {
+    expect(readTitleBlock([text('Scale: 1: 75', 100, 10)]).fields.scale).toBe('1: 75');
+    expect(readTitleBlock([text('比例 1:75', 100, 10)]).fields.scale).toBe('1:75');
+    expect(readTitleBlock([text('比例：1/75', 100, 10)]).fields.scale).toBe('1/75');
+    expect(readTitleBlock([text('比例', 100, 10), text('1 : 75', 120, 10)]).fields.scale).toBe('1 : 75');
+  });
+
+  it('takes a colon-joined pair ("图号：A-01") but not a sentence that starts with a label word', () => {
+    expect(readTitleBlock([text('图号：A-01', 100, 10)]).fields.drawingNo).toBe('A-01');
+    expect(readTitleBlock([text('Material handling notes apply', 100, 10)]).fields.material).toBeUndefined();
+  });
+});

@@ -51,7 +51,35 @@ const TAGS: [TitleField, RegExp][] = [
 ];
 
 const DATE_SHAPE = /^(\d{4}\s*[-/.年]\s*\d{1,2}(\s*[-/.月]\s*\d{1,2}\s*日?)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
-const SCALE_SHAPE = /^\d+(\.\d+)?\s*[:：]\s*\d+(\.\d+)?$/;
+/** A scale value: "1:50", "1 : 75", "1：100", "1/75", "2:1" (ratio of two positive numbers). */
+export const SCALE_SHAPE = /^\d+(\.\d+)?\s*[:：/]\s*\d+(\.\d+)?$/;
+
+/**
+ * Texts that are plotting or CAD artefacts, never title-block values: the captions CAD programs
+ * give viewports and layouts ("Rectangular Viewport", "Layout1", "Model"), and anything on the
+ * non-plotting Defpoints layer (it does not appear on the sheet).
+ */
+const ARTEFACT_TEXT = /^(((rectangular|polygonal|object|floating)\s+)?viewport(\s*\d+)?|视口(\s*\d+)?|(layout|布局)\s*\d*|model|模型)$/i;
+
+export function isTitleBlockArtefact(t: TextPrimitive): boolean {
+  return t.layer.toUpperCase() === 'DEFPOINTS' || ARTEFACT_TEXT.test(normalise(t.text));
+}
+
+/**
+ * A label and its value in one text ("Scale: 1: 75", "比例 1:75", "图号：A-01"): the field and the
+ * value when the text starts with a label followed by a colon or space and a value that fits it.
+ */
+export function inlineLabelValue(text: string): { field: TitleField; value: string } | undefined {
+  const n = text.trim().replace(/\s+/g, ' ');
+  const match = /^([^:：\s]+(?:\s+(?:no\.?|number|by|title))?)\s*(?:[:：]\s*|\s+)(\S.*)$/i.exec(n);
+  if (!match) return undefined;
+  const field = labelOf(match[1]!);
+  const value = match[2]!.trim();
+  if (!field || value === '' || labelOf(value) !== undefined || !fits(field, value)) return undefined;
+  // Only a value shaped like its field is taken from inside a sentence (a colon says it is a pair).
+  if (!/[:：]/.test(n.slice(match[1]!.length, n.length - value.length)) && field !== 'scale') return undefined;
+  return { field, value };
+}
 
 /** Whether a text can be the value of a field: a date is no drawing number or title, a scale looks like one. */
 function fits(field: TitleField, value: string): boolean {
@@ -116,7 +144,7 @@ function tagField(tag: string | undefined): TitleField | undefined {
  */
 export function readTitleBlock(texts: TextPrimitive[]): TitleBlockFields {
   const result: TitleBlockFields = { fields: {}, sources: {} };
-  const entries: Entry[] = texts.map((t) => ({ t, box: textBox(t), label: t.tag ? undefined : labelOf(t.text) }));
+  const entries: Entry[] = texts.filter((t) => !isTitleBlockArtefact(t)).map((t) => ({ t, box: textBox(t), label: t.tag ? undefined : labelOf(t.text) }));
   const read: Entry[] = [];
   const used = new Set<Entry>();
   for (const e of entries) {
@@ -125,6 +153,16 @@ export function readTitleBlock(texts: TextPrimitive[]): TitleBlockFields {
     const value = normalise(e.t.text);
     result.fields[field] = value === '' ? null : value;
     result.sources[field] = `attribute:${e.t.tag}`;
+    used.add(e);
+    read.push(e);
+  }
+  // A label and its value in one text ("Scale: 1: 75") after attributes, before label/value pairs.
+  for (const e of entries) {
+    if (e.t.tag || e.label) continue;
+    const inline = inlineLabelValue(e.t.text);
+    if (!inline || result.sources[inline.field]) continue;
+    result.fields[inline.field] = inline.value;
+    result.sources[inline.field] = normalise(e.t.text);
     used.add(e);
     read.push(e);
   }

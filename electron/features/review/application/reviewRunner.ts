@@ -8,6 +8,7 @@ import { completeFinding, type Finding } from '../domain/finding';
 import type { Frame } from '../domain/frame';
 import { proposeAnnotation } from '../domain/annotation';
 import { placeFrameLeaders } from '../domain/leaderPlacement';
+import { groupRuleDrafts } from '../domain/findingGroups';
 import { drawingLocale, evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm, type ReviewLocale } from '../domain/rules';
 import { summariseEvidence, type FrameEvidence } from '../domain/evidence';
 import type { ReviewReport } from '../domain/report';
@@ -77,7 +78,8 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const data = await readDrawingData(session.source, plan, meter);
   const drawing = drawingEvidence(data, plan.frames, plan.allFrames);
   const leaderScale = plan.frames[0] ? frameUnitsPerPaperMm(plan.frames[0]) : 1;
-  const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale, annotationLocale: drawingLocale(data.texts) }).map((draft) =>
+  const annotationLocale = drawingLocale(data.texts);
+  const drawingFindings = groupRuleDrafts(evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale, annotationLocale }), options.locale, annotationLocale).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
   );
   const reviewer = options.llm && deps.llm ? { model: deps.llm.model, maxToolCallsPerFrame: deps.llm.maxToolCalls, maxReasks: deps.llm.maxReasks } : undefined;
@@ -267,7 +269,9 @@ function reviewFrame(
   annotationLocale: ReviewLocale,
 ): void {
   const scale = frameUnitsPerPaperMm(frame);
-  const drafts = [...evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale, annotationLocale }), ...(llm?.drafts ?? [])];
+  // One finding per rule per sheet (with every place it was seen), then the AI's own findings.
+  const ruleDrafts = groupRuleDrafts(evaluateFrameRules(run.checklist, { frame, evidence, locale: run.options.locale, annotationLocale }), run.options.locale, annotationLocale);
+  const drafts = [...ruleDrafts, ...(llm?.drafts ?? [])];
   const occupied = [
     ...evidence.entities.flatMap((e) => (e.bbox ? [e.bbox] : [])),
     ...evidence.texts.map((t) => ({ minX: t.position.x, minY: t.position.y, maxX: t.position.x + t.height * Math.max(1, t.text.length) * 0.8, maxY: t.position.y + t.height })),

@@ -10,6 +10,9 @@ export const findingLocationSchema = z.discriminatedUnion('kind', [
 ]);
 export type FindingLocation = z.infer<typeof findingLocationSchema>;
 
+/** A grouped finding lists at most this many places (its `count` still says how many there are). */
+export const MAX_GROUP_LOCATIONS = 500;
+
 /** The leader the reviewer proposes to write: arrow tip at `anchor`, text at `textAt`. */
 export const proposedAnnotationSchema = z
   .object({ text: z.string().min(1).max(500), anchor: pointSchema, textAt: pointSchema })
@@ -31,6 +34,12 @@ export const findingSchema = z
     /** "entity:<handle>", "tool:<name>", "screenshot:<id>", "titleblock:<field>". */
     evidenceRefs: z.array(z.string().min(1).max(200)).max(200),
     location: findingLocationSchema,
+    /**
+     * A grouped finding (one rule, one sheet, several places): how many places it stands for, and
+     * each place (the first is `location`). Absent on a finding about one place (report schema 1).
+     */
+    count: z.number().int().min(2).optional(),
+    locations: z.array(findingLocationSchema).min(2).max(MAX_GROUP_LOCATIONS).optional(),
     proposedAnnotation: proposedAnnotationSchema,
     /**
      * An AI finding no CAD evidence near its location confirms (after one re-ask): shown apart,
@@ -94,6 +103,9 @@ export interface FindingDraft {
   discriminator?: string;
   /** See Finding.hypothesis. */
   hypothesis?: true;
+  /** See Finding.count / Finding.locations (set by groupRuleDrafts). */
+  count?: number;
+  locations?: FindingLocation[];
 }
 
 /**
@@ -113,6 +125,7 @@ export function completeFinding(draft: FindingDraft, drawingFingerprint: string,
     message: draft.message,
     evidenceRefs: draft.evidenceRefs,
     location: draft.location,
+    ...(draft.count !== undefined && draft.locations ? { count: draft.count, locations: draft.locations } : {}),
     proposedAnnotation: { text: draft.annotationText, anchor, textAt: { x: anchor.x + offset, y: anchor.y + offset } },
     ...(draft.hypothesis ? { hypothesis: true as const } : {}),
   };

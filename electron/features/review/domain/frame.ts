@@ -77,11 +77,14 @@ export function normaliseTitleLabel(label: string): TitleField | undefined {
 }
 
 /**
- * Parses a scale text ("1:50", "1：2", "2:1", "1/100") into drawing units per paper mm for
- * drawings made at true size (model space in mm): 1:50 → 50, 2:1 → 0.5. Undefined when unreadable.
+ * Parses a scale text into drawing units per paper mm for drawings made at true size (model space
+ * in mm): "1:50" → 50, "2:1" → 0.5. Spaces around the separator, a full-width colon, a slash and
+ * a leading label are accepted ("1: 75", "1 : 75", "1／75", "比例 1:75", "Scale: 1: 75"), so are
+ * full-width digits. Undefined when unreadable or not a ratio of two positive numbers.
  */
 export function unitsPerPaperMmFromScaleText(text: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*[:：/]\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  const plain = text.normalize('NFKC').trim().replace(/^(比例|scale)\s*[:：]?\s*/i, '');
+  const match = /^(\d+(?:\.\d+)?)\s*[:/]\s*(\d+(?:\.\d+)?)$/.exec(plain);
   if (!match) return undefined;
   const paper = Number(match[1]);
   const real = Number(match[2]);

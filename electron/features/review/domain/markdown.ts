@@ -1,5 +1,5 @@
 import { SEVERITIES } from './checklist';
-import type { Finding } from './finding';
+import type { Finding, FindingLocation } from './finding';
 import type { ReviewReport } from './report';
 import { auditSection, errorText, recoveredSection } from './reportSections';
 
@@ -25,9 +25,20 @@ const TEXT = {
 const escapeCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const fmt = (n: number): string => String(Math.round(n * 100) / 100);
 
-function locationText(finding: Finding): string {
-  const l = finding.location;
+function placeText(l: FindingLocation): string {
   return l.kind === 'point' ? `(${fmt(l.point.x)}, ${fmt(l.point.y)})` : `[${fmt(l.bbox.minX)}, ${fmt(l.bbox.minY)}] – [${fmt(l.bbox.maxX)}, ${fmt(l.bbox.maxY)}]`;
+}
+
+/** Places shown on a grouped finding's line; the rest are in report.json. */
+const SHOWN_PLACES = 8;
+
+/** One place, or a grouped finding's count and its first places on one line. */
+function locationText(finding: Finding): string {
+  const places = finding.locations ?? [finding.location];
+  const shown = places.slice(0, SHOWN_PLACES).map(placeText).join('; ');
+  if (finding.count === undefined) return shown;
+  const rest = finding.count - Math.min(places.length, SHOWN_PLACES);
+  return `${finding.count} × ${shown}${rest > 0 ? ` … (+${rest})` : ''}`;
 }
 
 function findingLines(report: ReviewReport, finding: Finding): string[] {
@@ -35,7 +46,7 @@ function findingLines(report: ReviewReport, finding: Finding): string[] {
   const severity = SEVERITY_LABEL[report.options.locale][finding.severity];
   const origin = finding.source === 'llm' ? ` · ${t.ai}（${report.options.reviewer?.model ?? '?'}）` : '';
   return [
-    `- **[${severity}] ${finding.checklistItemId}${origin}** \`${finding.shortId}\` — ${escapeCell(finding.message)}`,
+    `- **[${severity}] ${finding.checklistItemId}${finding.count ? ` ×${finding.count}` : ''}${origin}** \`${finding.shortId}\` — ${escapeCell(finding.message)}`,
     `  - ${t.location}: ${locationText(finding)}`,
     `  - ${t.evidence}: ${finding.evidenceRefs.slice(0, 12).map((r) => `\`${r}\``).join(', ')}${finding.evidenceRefs.length > 12 ? ' …' : ''}`,
     `  - ${t.annotation}: “${escapeCell(finding.proposedAnnotation.text)}”`,

@@ -5,8 +5,12 @@ import { evidenceSummarySchema, screenshotRefSchema } from './evidence';
 import { findingSchema, type Finding } from './finding';
 import { frameSchema } from './frame';
 
-/** Report JSON contract; resources/review/report.schema.json is generated from it (tested). */
-export const REPORT_SCHEMA_VERSION = 1;
+/**
+ * Report JSON contract; resources/review/report.schema.json is generated from it (tested).
+ * Version 2: a finding may group several places of one rule on one sheet (`count`, `locations`);
+ * a version-1 report (no groups) is still read.
+ */
+export const REPORT_SCHEMA_VERSION = 2;
 
 const severityCountsSchema = z.record(severitySchema, z.number().int().min(0));
 export type SeverityCounts = Record<Severity, number>;
@@ -27,7 +31,7 @@ export type FrameReport = z.infer<typeof frameReportSchema>;
 
 export const reportSchema = z
   .object({
-    schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+    schemaVersion: z.union([z.literal(1), z.literal(REPORT_SCHEMA_VERSION)]),
     runId: z.string().min(1),
     createdAt: z.iso.datetime(),
     generator: z.object({ name: z.literal('cadsight'), version: z.string() }).strict(),
