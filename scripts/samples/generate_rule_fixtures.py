@@ -7,7 +7,7 @@ Run with the Debian ezdxf:  /usr/bin/python3 scripts/samples/generate_rule_fixtu
 margins with zone labels and centring marks, a complete GB/T 10609.1 title block in 长仿宋
 (gbenor + gbcbig), layers per GB/T 18229 line kind, a part with centre lines and a true
 dimension. It is the negative fixture of every rule. Each `<ITEM>.dxf` plants one defect for
-that item (the positive fixture); `SET-001.neg.dxf` is a correct two-sheet drawing (a
+that item (the positive fixture); `template.dxf` has the tables and no entity; `SET-001.neg.dxf` is a correct two-sheet drawing (a
 near miss for the numbering rule); `titleblock_text_only.dxf` is a title block of lines and
 texts without border or block (frame detection). Every file is audited by ezdxf; the manifest (JSON on stdout)
 lists file, item and the audit result. Output is byte-stable (fixed metadata).
@@ -145,6 +145,9 @@ manifest = [
     build("SHT-002.dxf", "SHT-002", centring_marks=2),
     # Frames (issue 17): a title block drawn as lines and texts only, no border and no block.
     build("titleblock_text_only.dxf", None, border=False),
+    # The review evaluation's template (issue 25): these tables and layouts, no entity; its sheets
+    # are written onto it by the project's DXF writer (scripts/eval/review).
+    build("template.dxf", None, sheets=0),
 ]
 # DXF-001's defect is what a reader must repair: data after the EOF marker (written after the audit).
 with open(os.path.join(OUT, "DXF-001.dxf"), "a", encoding="utf-8") as f:
