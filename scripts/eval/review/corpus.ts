@@ -51,7 +51,7 @@ const SINGLE_SHEETS: Variant[] = [
   { name: 'GEO-002-a', expected: ['GEO-002'], note: 'a duplicated outline line', options: extra((w, at) => w.line(at.part(60, 100), at.part(180, 100), '粗实线', 'model')) },
   { name: 'GEO-002-b', expected: ['GEO-002'], note: 'a duplicated bore circle', options: extra((w, at) => w.circle(at.part(120, 160), 30 * at.partUnits, '粗实线', 'model')) },
   { name: 'LAY-001-a', expected: ['LAY-001'], note: 'a line on layer 0', options: extra((w, at) => w.line(at.part(70, 200), at.part(90, 200), '0', 'model')) },
-  { name: 'LAY-001-b', expected: ['LAY-001'], note: 'a circle on layer 0', options: extra((w, at) => w.circle(at.part(160, 120), 5 * at.partUnits, '0', 'model')) },
+  { name: 'LAY-001-b', expected: ['LAY-001'], note: 'a rectangle on layer 0', options: extra((w, at) => w.rectangle(at.part(150, 110), at.part(170, 120), '0', 'model')) },
   { name: 'TXT-001-a', expected: ['TXT-001'], note: 'a note 4.2 mm high', options: offSeriesTexts([4.2]) },
   { name: 'TXT-001-b', expected: ['TXT-001'], note: 'three notes 6 mm high (one grouped finding)', options: offSeriesTexts([6, 6, 6]) },
   { name: 'DIM-001-a', expected: ['DIM-001'], note: 'dimension text overridden to 125 (measures 120)', options: { dimension: '125' } },

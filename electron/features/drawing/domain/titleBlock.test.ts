@@ -56,3 +56,16 @@ describe('title-block reading ignores CAD artefacts and reads labels with their 
     expect(readTitleBlock([text('Material handling notes apply', 100, 10)]).fields.material).toBeUndefined();
   });
 });
+
+describe('an empty title-block cell', () => {
+  it('stays empty instead of taking the value of the row below, which has its own label', () => {
+    const fields = readTitleBlock([text('设计', 232, 40), text('审核', 232, 32), text('李工', 252, 32), text('批准', 232, 24), text('王工', 252, 24)]).fields;
+    expect(fields.designer).toBeNull();
+    expect(fields.checker).toBe('李工');
+    expect(fields.approver).toBe('王工');
+  });
+
+  it('still takes a value written under its label when that row has no label of its own', () => {
+    expect(readTitleBlock([text('图号', 100, 40), text('A-100-7', 100, 33)]).fields.drawingNo).toBe('A-100-7');
+  });
+});

@@ -179,7 +179,8 @@ export function readTitleBlock(texts: TextPrimitive[]): TitleBlockFields {
       const vMidY = (v.box.minY + v.box.maxY) / 2;
       const right = v.box.minX >= label.box.maxX - h * 0.5 && Math.abs(vMidY - midY) <= Math.max(h, v.t.height) * 0.8;
       const below = v.box.maxY <= label.box.minY + h * 0.2 && label.box.minY - v.box.maxY <= h * 4 && v.box.minX >= label.box.minX - h * 2 && v.box.minX <= label.box.maxX + h * 6;
-      if (!right && !below) continue;
+      // A text below belongs to its own row's label when it has one (an empty 设计 cell must not take 审核's value).
+      if (!right && (!below || labelledOnItsRow(v, entries, label))) continue;
       const distance = right ? v.box.minX - label.box.maxX : (label.box.minY - v.box.maxY) * 2 + Math.abs(v.box.minX - label.box.minX);
       if (distance <= h * 15 && (!best || distance < best.distance)) best = { entry: v, distance };
     }
@@ -215,6 +216,16 @@ export function readTitleBlock(texts: TextPrimitive[]): TitleBlockFields {
     result.box = box;
   }
   return result;
+}
+
+/** Whether another label sits just left of `value` on the value's own row (so the value is that label's). */
+function labelledOnItsRow(value: Entry, entries: readonly Entry[], except: Entry): boolean {
+  const mid = (value.box.minY + value.box.maxY) / 2;
+  return entries.some((e) => {
+    if (e === except || !e.label) return false;
+    const h = Math.max(e.t.height, value.t.height, 1e-9);
+    return Math.abs((e.box.minY + e.box.maxY) / 2 - mid) <= h * 0.8 && e.box.maxX <= value.box.minX + h * 0.5 && value.box.minX - e.box.maxX <= h * 15;
+  });
 }
 
 const SHEET_COUNT = /共\s*(\d+)\s*张/;

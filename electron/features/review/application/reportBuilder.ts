@@ -16,6 +16,7 @@ const RULE_CAPABILITY: Record<RuleName, string | null> = {
   entities_outside_frames: 'entities',
   dimension_display: 'dimensions',
   drawing_numbers: 'frames',
+  drawing_list: 'texts',
   layer_linetypes: 'layers',
   lettering: 'texts',
   scale_consistency: 'frames',

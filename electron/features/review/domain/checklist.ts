@@ -88,6 +88,12 @@ export const ruleParamsSchema = z.discriminatedUnion('rule', [
     .strict(),
   z
     .object({
+      /** A 图纸目录 (drawing list) against the sheets present: listed but missing, present but not listed, titled differently. */
+      rule: z.literal('drawing_list'),
+    })
+    .strict(),
+  z
+    .object({
       /** Layers named for a line kind must be drawn in its linetype (GB/T 17450, GB/T 4457.4, GB/T 18229). */
       rule: z.literal('layer_linetypes'),
       conventions: z

@@ -2,6 +2,7 @@ import type { DetectorHit, DimensionItem, DrawingEvidence, DuplicateGroup, Entit
 import type { Frame } from './frame';
 import { bboxCenter, boxesIntersect, pointInBox, type BBox } from './geometry';
 import { sha256Hex } from './sha256';
+import { drawingListIssues, isDrawingListFrame, readDrawingList, type DrawingListEvidence } from './drawingList';
 import { modelOwners, sheetFrameEvidence, type SheetData } from './sheetEvidence';
 
 /** Everything read drawing-wide once per run; frames take their share by location. */
@@ -39,8 +40,11 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: reado
   const sheet = frame.layout.toUpperCase() === 'MODEL' ? undefined : data.sheets?.[frame.layout];
   if (sheet) {
     const shown = sheetFrameEvidence(sheet, frame, modelOwners(data.entities, data.sheets ?? {}, frames), ours);
+    // The layout's own strokes between its trimmed sheet and the border (centring marks) are the frame's margin.
+    const paperBox = frame.sheet?.box;
+    const margin = paperBox ? sheet.entities.filter((e) => e.space !== 'model' && !ours(e.layer) && e.bbox !== undefined && pointInBox(bboxCenter(e.bbox), paperBox) && !inFrame(bboxCenter(e.bbox))) : [];
     // dimensions and detector hits are read in model space; on a sheet they are known only through the entities shown
-    return { frameId: frame.id, entities: shown.entities, entitiesTruncated: data.entitiesTruncated, texts: shown.texts, dimensions: [], zeroLength: [], duplicates: [] };
+    return { frameId: frame.id, entities: shown.entities, ...(margin.length > 0 ? { marginEntities: margin } : {}), entitiesTruncated: data.entitiesTruncated, texts: shown.texts, dimensions: [], zeroLength: [], duplicates: [] };
   }
   const sheetBox = frame.sheet?.box;
   return {
@@ -116,5 +120,21 @@ export function drawingFingerprint(data: DrawingData, frames: readonly Frame[]):
  * others' content as strays.
  */
 export function drawingEvidence(data: DrawingData, frames: readonly Frame[], allFrames: readonly Frame[] = frames): DrawingEvidence {
-  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated, layers: data.layers, problems: data.problems };
+  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated, layers: data.layers, problems: data.problems, drawingLists: drawingLists(data, frames, allFrames) };
+}
+
+/**
+ * The frames of the run that are a 图纸目录, with their table read from the texts on them (title
+ * block excluded) and what it disagrees with among all the drawing's sheets (a run over a few
+ * frames does not call the others missing).
+ */
+function drawingLists(data: DrawingData, frames: readonly Frame[], allFrames: readonly Frame[]): DrawingListEvidence[] {
+  return frames.flatMap((frame) => {
+    if (frame.origin !== 'detected') return [];
+    const source = frame.layout.toUpperCase() === 'MODEL' ? data.texts : (data.sheets?.[frame.layout]?.texts ?? []);
+    const texts = source.filter((t) => t.layer !== AI_REVIEW_LAYER && pointInBox(t.position, frame.bbox));
+    if (!isDrawingListFrame(frame, texts)) return [];
+    const rows = readDrawingList(texts, frame.titleBlockBox);
+    return [{ frameId: frame.id, rows, issues: drawingListIssues({ frameId: frame.id, rows }, allFrames) }];
+  });
 }

@@ -1,3 +1,4 @@
+import type { DrawingListEvidence } from './drawingList';
 import { z } from 'zod';
 import { bboxSchema, screenshotTransformSchema, type BBox, type Point } from './geometry';
 
@@ -157,6 +158,8 @@ export interface DrawingEvidence {
   layers: LayerItem[];
   /** What the reader had to repair or skip to load the drawing (recovery problems). */
   problems: { kind: string; message: string }[];
+  /** Frames that are a 图纸目录 (drawing list), with the rows of their table. */
+  drawingLists?: DrawingListEvidence[];
 }
 
 export function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {

@@ -12,6 +12,7 @@ import { titleBlockGbRule } from './titleBlockGbRule';
 import { circleCentreMarksRule } from './centreMarkRule';
 import { centringMarksRule } from './centringMarksRule';
 import { drawingNumbersRule, recoveryProblemsRule } from './drawingRules';
+import { drawingListRule } from './drawingListRule';
 import type { DrawingRuleContext, FrameRuleContext } from './context';
 
 export type { DrawingRuleContext, FrameRuleContext, ReviewLocale } from './context';
@@ -57,6 +58,7 @@ function evaluateFrameItem(item: RuleChecklistItem, context: FrameRuleContext): 
       return dimensionTextHeightRule(item, params, context);
     case 'entities_outside_frames':
     case 'drawing_numbers':
+    case 'drawing_list':
     case 'recovery_problems':
       return [];
   }
@@ -70,6 +72,8 @@ function evaluateDrawingItem(item: RuleChecklistItem, context: DrawingRuleContex
       return outsideFramesRule(item, params, context);
     case 'drawing_numbers':
       return drawingNumbersRule(item, params, context);
+    case 'drawing_list':
+      return drawingListRule(item, params, context);
     case 'recovery_problems':
       return recoveryProblemsRule(item, params, context);
     default:
