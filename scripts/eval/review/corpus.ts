@@ -29,6 +29,10 @@ interface Variant {
   note: string;
   options?: Partial<SheetOptions>;
   fields?: Fields;
+  /** Layers added to the file's layer table (Continuous linetype). */
+  layers?: string[];
+  /** Text appended after the file's EOF marker (damage a reader must repair). */
+  trailer?: string;
 }
 
 const extra = (draw: (w: EntityWriter, at: Placement) => void): Partial<SheetOptions> => ({ extra: draw });
@@ -71,6 +75,12 @@ const SINGLE_SHEETS: Variant[] = [
   { name: 'SHT-002-a', expected: ['SHT-002'], note: 'left and right centring marks missing', options: { centringMarks: 2 } },
   { name: 'SHT-002-b', expected: ['SHT-002'], note: 'no centring marks', options: { centringMarks: 0 } },
   { name: 'TXT-002-a', expected: ['TXT-002'], note: 'a note in the Standard style (txt.shx)', options: extra((w, at) => w.text('去毛刺', at.sheet(40, 50), 5, '文字', at.sheetSpace, 'Standard')) },
+  { name: 'LAY-002-a', expected: ['LAY-002'], note: 'a centre-line layer drawn Continuous', layers: ['中心线-2'], options: extra((w, at) => w.line(at.part(120, 90), at.part(120, 230), '中心线-2', 'model')) },
+  { name: 'LAY-002-b', expected: ['LAY-002'], note: 'a hidden-line layer drawn Continuous', layers: ['虚线-2'], options: extra((w, at) => w.line(at.part(70, 150), at.part(90, 150), '虚线-2', 'model')) },
+  { name: 'DXF-001-a', expected: [], drawingExpected: ['DXF-001'], note: 'data after the EOF marker', trailer: '  0\nLINE\n  8\n0\n' },
+  { name: 'DXF-001-b', expected: [], drawingExpected: ['DXF-001'], note: 'a second EOF section after the end', trailer: '  0\nSECTION\n  2\nENTITIES\n' },
+  { name: 'SHT-001-a', expected: ['SHT-001'], note: 'a 500 × 300 border at 1:1 is no standard sheet', options: { border: { x: 510, y: 310 } } },
+  { name: 'SHT-001-b', expected: ['SHT-001'], note: 'a 600 × 300 border at 1:1 is no standard sheet', options: { border: { x: 610, y: 310 } } },
   { name: 'TXT-002-b', expected: ['TXT-002'], note: 'two notes in the Standard style', options: extra((w, at) => [250, 270].forEach((y) => w.text('锐边倒钝', at.sheet(250, y), 5, '文字', at.sheetSpace, 'Standard'))) },
 ];
 
@@ -141,7 +151,8 @@ export function generateCorpus(newWriter: () => EntityWriter): GeneratedFile[] {
     const w = newWriter();
     const fields = v.fields ?? CLEAN_FIELDS;
     const place = drawSheet(w, { fields, space, origin: { x: 0, y: 0 }, ...(space === 'paper' ? { partScale: 2 } : {}), ...v.options });
-    files.push({ file: `${space}-${v.name}.dxf`, sheets: [{ ...place, expected: v.expected, space, note: v.note }], drawingExpected: v.drawingExpected ?? [], space, text: w.serialise(space === 'paper' ? ['VIEWPORTS', 'Defpoints'] : []) });
+    const layers = [...(space === 'paper' ? ['VIEWPORTS', 'Defpoints'] : []), ...(v.layers ?? [])];
+    files.push({ file: `${space}-${v.name}.dxf`, sheets: [{ ...place, expected: v.expected, space, note: v.note }], drawingExpected: v.drawingExpected ?? [], space, text: w.serialise(layers) + (v.trailer ?? '') });
   };
   for (const v of SINGLE_SHEETS) single('model', v);
   for (const v of PAPER_SHEETS) single('paper', v);

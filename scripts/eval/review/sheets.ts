@@ -28,6 +28,8 @@ export interface SheetOptions {
   modelCentre?: Pt;
   /** Draws no part, no dimension, no technical note (a drawing list, a cover). */
   noPart?: boolean;
+  /** Upper-right corner of the inner border (default 410, 287: A3 inside the GB margins). */
+  border?: Pt;
   /** Title-block fields as one text "比例 1:1" instead of label and value cells (the inline form). */
   inlineScale?: boolean;
   /** Planted content: `sheet` maps sheet mm to the sheet's space, `part` maps them to where the part is drawn. */
@@ -67,12 +69,16 @@ export function drawSheet(w: EntityWriter, o: SheetOptions): SheetPlace {
   const partSpace: Space = 'model';
   const text = (value: string, x: number, y: number, h = 3.5): void => w.text(value, sheet(x, y), h, '文字', space);
 
-  w.rectangle(sheet(10, 10), sheet(410, 287), '图框', space);
+  const border = o.border ?? { x: 410, y: 287 };
+  w.rectangle(sheet(10, 10), sheet(border.x, border.y), '图框', space);
   'ABC'.split('').forEach((label, i) => text(label, 4, 60 + 90 * i));
   '1234'.split('').forEach((label, i) => text(label, 60 + 100 * i, 290));
   const marks: [Pt, Pt][] = [[{ x: 210, y: 0 }, { x: 210, y: 15 }], [{ x: 210, y: 282 }, { x: 210, y: 297 }], [{ x: 0, y: 148.5 }, { x: 15, y: 148.5 }], [{ x: 405, y: 148.5 }, { x: 420, y: 148.5 }]];
   for (const [a, b] of marks.slice(0, o.centringMarks ?? 4)) w.line(sheet(a.x, a.y), sheet(b.x, b.y), '图框', space);
 
+  // The title block sits in the border's lower-right corner, wherever the border ends.
+  const tb = (x: number, y: number): Pt => sheet(x + border.x - 410, y);
+  const tbText = (value: string, x: number, y: number): void => w.text(value, tb(x, y), 3.5, '文字', space);
   TITLE_ROWS.forEach((row, r) => {
     const y = 56 - 8 * r;
     row.forEach(([label, key], c) => {
@@ -80,16 +86,16 @@ export function drawSheet(w: EntityWriter, o: SheetOptions): SheetPlace {
       if (value === undefined) return;
       const x = 232 + 98 * c;
       if (key === 'scale' && o.inlineScale) {
-        text(`${label} ${value}`, x, y);
+        tbText(`${label} ${value}`, x, y);
         return;
       }
-      text(label, x, y);
-      if (value !== '') text(value, x + 20, y);
+      tbText(label, x, y);
+      if (value !== '') tbText(value, x + 20, y);
     });
   });
-  if (o.fields.sheets) text(o.fields.sheets, 330, 16);
-  for (const y of [10, 66]) w.line(sheet(230, y), sheet(410, y), '图框', space);
-  w.line(sheet(230, 10), sheet(230, 66), '图框', space);
+  if (o.fields.sheets) tbText(o.fields.sheets, 330, 16);
+  for (const y of [10, 66]) w.line(tb(230, y), tb(410, y), '图框', space);
+  w.line(tb(230, 10), tb(230, 66), '图框', space);
 
   if (!o.noPart) {
     const corners: [number, number][] = [[60, 100], [180, 100], [180, 220], [60, 220]];
@@ -112,5 +118,5 @@ export function drawSheet(w: EntityWriter, o: SheetOptions): SheetPlace {
     if (space === 'paper') w.viewport(sheet(PART_CENTRE.x, PART_CENTRE.y), VIEWPORT.width, VIEWPORT.height, modelCentre, scale, 2);
   }
   o.extra?.(w, { sheetSpace: space, sheet, part, partUnits: scale });
-  return { layout: space === 'paper' ? 'Layout1' : 'Model', box: { minX: o.origin.x, minY: o.origin.y, maxX: o.origin.x + 420, maxY: o.origin.y + 297 } };
+  return { layout: space === 'paper' ? 'Layout1' : 'Model', box: { minX: o.origin.x, minY: o.origin.y, maxX: o.origin.x + Math.max(420, border.x + 10), maxY: o.origin.y + Math.max(297, border.y + 10) } };
 }

@@ -105,6 +105,11 @@ describe('frame rules on the default checklist', () => {
     expect(drafts[0]!.message).toContain('no title block');
   });
 
+  it('report a frame whose only "field" is a title guessed from a caption as having no title block, once', () => {
+    const drafts = review({ ...a3Frame, titleBlock: { title: 'no overrides' } }, {}).filter((d) => d.checklistItemId === 'TB-001');
+    expect(drafts.map((d) => d.discriminator)).toEqual(['no-title-block']);
+  });
+
   it('flag a frame whose paper size is not a standard sheet', () => {
     const odd: Frame = { ...a3Frame, sheetName: null, unitsPerPaperMm: 1, bbox: { minX: 0, minY: 0, maxX: 500, maxY: 300 } };
     expect(items(review(odd, {}))).toEqual(['SHT-001']);

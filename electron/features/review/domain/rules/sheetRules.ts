@@ -43,8 +43,10 @@ export const titleBlockFieldsRule: FrameRule<ParamsOf<'title_block_fields'>> = (
   // The synthetic whole-drawing frame has no title block to check.
   if (frame.origin !== 'detected') return [];
   // No label of any required field: the frame has no title block. One finding says so, instead
-  // of one per missing field.
-  if (params.requiredFields.length > 1 && params.requiredFields.every((field) => frame.titleBlock[field] === undefined)) {
+  // of one per missing field. A title alone does not make a title block: without labels the
+  // reader guesses it from the tallest text (a caption such as "no overrides").
+  const labelled = params.requiredFields.filter((field) => field !== 'title');
+  if (params.requiredFields.length > 1 && labelled.length > 0 && labelled.every((field) => frame.titleBlock[field] === undefined)) {
     const names = params.requiredFields.map((field) => fieldName(locale, field)).join(locale === 'zh-CN' ? '、' : ', ');
     return [
       draftFor(item, frame.id, {
