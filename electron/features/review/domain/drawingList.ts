@@ -1,6 +1,12 @@
-import type { TextItem } from './evidence';
 import type { Frame } from './frame';
 import { pointInBox, type BBox, type Point } from './geometry';
+
+/** What the list reader needs of a text (evidence TextItem has it). */
+interface TextItem {
+  text: string;
+  position: Point;
+  height: number;
+}
 
 /** One row of a 图纸目录 (drawing list): the sheet number it lists and the title it gives. */
 export interface DrawingListRow {
