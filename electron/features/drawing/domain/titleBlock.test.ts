@@ -51,6 +51,11 @@ describe('title-block reading ignores CAD artefacts and reads labels with their 
     expect(readTitleBlock([text('比例', 100, 10), text('1 : 75', 120, 10)]).fields.scale).toBe('1 : 75');
   });
 
+  it('takes an unlabelled "18/8" for no scale (a steel grade), while a labelled "1/75" is one', () => {
+    expect(readTitleBlock([text('18/8', 100, 10)]).fields.scale).toBeUndefined();
+    expect(readTitleBlock([text('比例', 100, 10), text('1/75', 120, 10)]).fields.scale).toBe('1/75');
+  });
+
   it('takes a colon-joined pair ("图号：A-01") but not a sentence that starts with a label word', () => {
     expect(readTitleBlock([text('图号：A-01', 100, 10)]).fields.drawingNo).toBe('A-01');
     expect(readTitleBlock([text('Material handling notes apply', 100, 10)]).fields.material).toBeUndefined();

@@ -51,8 +51,10 @@ const TAGS: [TitleField, RegExp][] = [
 ];
 
 const DATE_SHAPE = /^(\d{4}\s*[-/.年]\s*\d{1,2}(\s*[-/.月]\s*\d{1,2}\s*日?)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
-/** A scale value: "1:50", "1 : 75", "1：100", "1/75", "2:1" (ratio of two positive numbers). */
-export const SCALE_SHAPE = /^\d+(\.\d+)?\s*[:：/]\s*\d+(\.\d+)?$/;
+/** A ratio with a colon ("1:50", "1 : 75", "1：100"): a scale even where no label says so. */
+const SCALE_SHAPE = /^\d+(\.\d+)?\s*[:：]\s*\d+(\.\d+)?$/;
+/** A scale cell's value may also be written with a slash ("1/75"); unlabelled, "18/8" is a steel grade, not a scale. */
+const LABELLED_SCALE_SHAPE = /^\d+(\.\d+)?\s*[:：/]\s*\d+(\.\d+)?$/;
 
 /**
  * Texts that are plotting or CAD artefacts, never title-block values: the captions CAD programs
@@ -87,7 +89,7 @@ function fits(field: TitleField, value: string): boolean {
     case 'date':
       return /\d/.test(value);
     case 'scale':
-      return SCALE_SHAPE.test(value);
+      return LABELLED_SCALE_SHAPE.test(value);
     case 'drawingNo':
     case 'title':
     case 'material':
