@@ -320,6 +320,10 @@ describe('a drawing without handles', () => {
     expect(zero[0]!.count).toBe(20);
     expect(zero[0]!.locations).toHaveLength(20);
     expect(new Set(zero[0]!.evidenceRefs.filter((r) => r.startsWith('entity:fp:'))).size).toBe(20);
+    // The Markdown report gives the group one line with its count and its first places.
+    const markdown = readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(markdown).toMatch(/GEO-001 ×20\*\*/);
+    expect(markdown).toMatch(/: 20 × \(.+\) … \(\+12\)/);
     const duplicates = findings.filter((f) => f.checklistItemId === 'GEO-002');
     expect(duplicates).toHaveLength(1);
     expect(duplicates[0]!.evidenceRefs.filter((r) => r.startsWith('entity:fp:'))).toHaveLength(3);

@@ -78,6 +78,19 @@ afterEach(() => {
 });
 
 describe('Review view', () => {
+  it('shows a grouped finding once with the number of places it stands for', async () => {
+    const places = [{ kind: 'point' as const, point: { x: 100, y: 100 } }, { kind: 'point' as const, point: { x: 200, y: 120 } }, { kind: 'point' as const, point: { x: 260, y: 90 } }];
+    const grouped = { ...finding(1, { x: 100, y: 100 }), checklistItemId: 'TXT-001', count: 3, locations: places };
+    const fake = scriptedBridge({ ...viewerHandlers(() => drawing()), reviewGetRun: () => ok({ ...run(), findings: [grouped, finding(2, { x: 300, y: 200 })] }) });
+    const store = createAppStore(fake.bridge, 'en');
+    await mount(store);
+    await act(async () => store.getState().selectRun('run-1'));
+    await waitFor(() => expect(screen.getByTestId('finding-1')).toBeTruthy());
+    const pills = screen.getAllByTestId('finding-count');
+    expect(pills.map((p) => p.textContent)).toEqual(['×3']);
+    expect(screen.getByTestId('finding-1').contains(pills[0]!)).toBe(true);
+  });
+
   it('shows the frame pictures again after leaving Review and coming back', async () => {
     const fake = scriptedBridge(viewerHandlers(() => drawing()));
     const store = createAppStore(fake.bridge, 'en');
