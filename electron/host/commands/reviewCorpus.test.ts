@@ -20,6 +20,7 @@ describe.skipIf(files.length === 0)('a rules-only review of every corpus drawing
     let n = 0;
     const deps = { store: createSqliteReviewStore(db, () => new Date()), now: () => new Date(), newRunId: () => `corpus-${++n}`, generatorVersion: 'test' };
     const outcomes: Record<string, string> = {};
+    const grouped: Record<string, { item: string; count: number; places: number }[]> = {};
     try {
       for (const file of files) {
         try {
@@ -27,6 +28,10 @@ describe.skipIf(files.length === 0)('a rules-only review of every corpus drawing
           const result = await startReview(deps, { source, output: createFolderOutput(path.join(dir, `out-${n}`)), concurrency: 2 }, checklist, { llm: false, locale: 'en', frames: null });
           expect(reportSchema.safeParse(result.report).success, file).toBe(true);
           outcomes[file] = `${result.report!.summary.frames} frames, ${result.report!.summary.total} findings, ${result.report!.summary.failedFrames} failed`;
+          grouped[file] = result.report!.findings.filter((f) => f.count !== undefined).map((f) => ({ item: f.checklistItemId, count: f.count!, places: f.locations!.length }));
+          // A report is quiet: at most one finding per rule per sheet.
+          const perSheet = result.report!.findings.filter((f) => f.source === 'rule').map((f) => `${f.frameId}|${f.checklistItemId}`);
+          expect(new Set(perSheet).size, file).toBe(perSheet.length);
         } catch (error) {
           expect(error, `${file}: ${String(error)}`).toBeInstanceOf(AppError);
           outcomes[file] = `[${(error as AppError).code}]`;
@@ -38,6 +43,8 @@ describe.skipIf(files.length === 0)('a rules-only review of every corpus drawing
     console.log(outcomes);
     // Malformed files may be refused, but real drawings must be reviewed.
     expect(outcomes['mech_flange_3frames_modelspace_DERIVED.dxf']).toMatch(/^3 frames/);
+    // The TArch sheet's many off-series texts are one text-height finding with every place.
+    expect(grouped['cn_arch_tangent_gh109_1_R2013.dxf']).toContainEqual({ item: 'TXT-001', count: 18, places: 18 });
     expect(Object.values(outcomes).filter((o) => !o.startsWith('[')).length).toBeGreaterThan(files.length / 2);
   }, 600_000);
 });
