@@ -9,7 +9,7 @@ export { DrawingIndex, primitiveBox } from './domain/bounds';
 export { findDuplicates, findZeroLength } from './domain/checks';
 export { findFrames, framesInBox } from './domain/frames';
 export type { DrawingFrame } from './domain/frames';
-export { boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometry';
+export { apply, boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometry';
 export { boxJson, countByType, entityJson, filterEntities, insertCounts, layoutByName, r6 } from './domain/queries';
 export { writeDxf } from './domain/writer';
 export { canStoreReviewIds, hasReviewApp, REVIEW_APP, reviewAppTags, reviewIdOf, reviewIdXdata } from './domain/reviewXdata';

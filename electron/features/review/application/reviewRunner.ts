@@ -3,7 +3,7 @@ import type { DrawingSource } from '../ports/drawingSource';
 import type { ReviewOutput } from '../ports/reviewOutput';
 import type { FrameRecord, ReviewStore, RunOptions, RunRecord, RunStatus } from '../ports/reviewStore';
 import { checklistHash, type Checklist } from '../domain/checklist';
-import { drawingEvidence, frameEvidenceFrom, type DrawingData } from '../domain/drawingData';
+import { drawingEvidence, drawingTexts, frameEvidenceFrom, type DrawingData } from '../domain/drawingData';
 import { completeFinding, type Finding } from '../domain/finding';
 import type { Frame } from '../domain/frame';
 import { proposeAnnotation } from '../domain/annotation';
@@ -77,7 +77,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const data = await readDrawingData(session.source, plan, meter);
   const drawing = drawingEvidence(data, plan.frames, plan.allFrames);
   const leaderScale = plan.frames[0] ? frameUnitsPerPaperMm(plan.frames[0]) : 1;
-  const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale, annotationLocale: drawingLocale(data.texts) }).map((draft) =>
+  const drawingFindings = evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale, annotationLocale: drawingLocale(drawingTexts(data)) }).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
   );
   const reviewer = options.llm && deps.llm ? { model: deps.llm.model, maxToolCallsPerFrame: deps.llm.maxToolCalls, maxReasks: deps.llm.maxReasks } : undefined;
@@ -155,7 +155,7 @@ async function executeRun(
   let done = records.length - todo.length;
   const drawingRefs = [...meter.refs];
   // Annotations are written in the drawing's language, whatever the report's.
-  const annotationLocale = drawingLocale(data.texts);
+  const annotationLocale = drawingLocale(drawingTexts(data));
   deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length });
   await runBounded(todo, Math.min(16, Math.max(1, session.concurrency)), session.signal, async (record) => {
     let evidence: GatheredEvidence;
