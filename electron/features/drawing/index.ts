@@ -3,8 +3,8 @@
 // write-back — and its adapters (file opening, PNG rendering). CadLink serves a drawing over the
 // cad_mcp_frame protocol through this entry; other slices reach drawings only through CadLink.
 export * from './domain';
-export { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, leaderTags, revisionCloudTags, textTags } from './domain/annotations';
-export type { Dialect, Tag } from './domain/annotations';
+export { dialectOf, HandleAllocator, REVIEW_LAYER, REVIEW_TEXT_STYLE, reviewLayerTags, reviewStyleTags, leaderTags, revisionCloudTags, textTags } from './domain/annotations';
+export type { Dialect, EntityTarget, Tag } from './domain/annotations';
 export { DrawingIndex, primitiveBox } from './domain/bounds';
 export { findDuplicates, findZeroLength } from './domain/checks';
 export { findFrames, framesInBox } from './domain/frames';

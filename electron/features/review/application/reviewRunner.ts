@@ -7,6 +7,7 @@ import { drawingEvidence, drawingTexts, frameEvidenceFrom, type DrawingData } fr
 import { completeFinding, type Finding } from '../domain/finding';
 import type { Frame } from '../domain/frame';
 import { proposeAnnotation } from '../domain/annotation';
+import { sheetOf } from '../domain/sheet';
 import { placeFrameLeaders } from '../domain/leaderPlacement';
 import { drawingLocale, evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm, type ReviewLocale } from '../domain/rules';
 import { summariseEvidence, type FrameEvidence } from '../domain/evidence';
@@ -278,5 +279,6 @@ function reviewFrame(
   );
   const summary = { ...summariseEvidence(evidence), ...(llm ? { llmCalls: llm.log } : {}) };
   store.completeFrame(run.id, frame.id, { evidence: summary, screenshots: evidence.screenshots, findings, ...(llmError ? { llmError } : {}) });
-  store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale)));
+  const sheet = sheetOf(frame);
+  store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale, sheet.space === 'paper' ? sheet.layout : undefined)));
 }
