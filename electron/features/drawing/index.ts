@@ -3,13 +3,13 @@
 // write-back — and its adapters (file opening, PNG rendering). CadLink serves a drawing over the
 // cad_mcp_frame protocol through this entry; other slices reach drawings only through CadLink.
 export * from './domain';
-export { dialectOf, HandleAllocator, REVIEW_LAYER, reviewLayerTags, leaderTags, revisionCloudTags, textTags } from './domain/annotations';
-export type { Dialect, Tag } from './domain/annotations';
+export { dialectOf, HandleAllocator, REVIEW_LAYER, REVIEW_TEXT_STYLE, reviewLayerTags, reviewStyleTags, leaderTags, revisionCloudTags, textTags } from './domain/annotations';
+export type { Dialect, EntityTarget, Tag } from './domain/annotations';
 export { DrawingIndex, primitiveBox } from './domain/bounds';
 export { findDuplicates, findZeroLength } from './domain/checks';
 export { findFrames, framesInBox } from './domain/frames';
 export type { DrawingFrame } from './domain/frames';
-export { boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometry';
+export { apply, boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometry';
 export { boxJson, countByType, entityJson, filterEntities, insertCounts, layoutByName, r6 } from './domain/queries';
 export { writeDxf } from './domain/writer';
 export { canStoreReviewIds, hasReviewApp, REVIEW_APP, reviewAppTags, reviewIdOf, reviewIdXdata } from './domain/reviewXdata';

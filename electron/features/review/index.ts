@@ -18,7 +18,7 @@ export type { ReviewPlan } from './application/plan';
 export { newMeter } from './application/toolCalls';
 export { startReview, resumeReview } from './application/reviewRunner';
 export type { ReviewProgress, ReviewRunnerDeps, ReviewRunResult, ReviewSession } from './application/reviewRunner';
-export { listAnnotatedFindings, decideAnnotation, promoteHypothesis, writeApprovedAnnotations } from './application/annotationWriter';
+export { listAnnotatedFindings, decideAnnotation, promoteHypothesis, writeAllFindings, writeApprovedAnnotations } from './application/annotationWriter';
 export type { AnnotatedFinding, WriteOutcome } from './application/annotationWriter';
 export { reviewMigrations } from './migrations';
 export { createSqliteReviewStore } from './adapters/sqliteReviewStore';

@@ -231,9 +231,12 @@ describe('cadsight review with a configured reviewer model', () => {
 
 describe('cadsight review with a reviewer model that fails', () => {
   const failures = [
-    { name: 'answers HTTP 500', step: { error: { status: 500, body: { error: { message: 'upstream exploded' } } } } },
-    { name: 'stays rate-limited (429) past the retry budget', step: { error: { status: 429, retryAfter: 0, body: { error: { message: 'slow down' } } } } },
-    { name: 'hangs past the request timeout', step: { delayMs: 8_000, text: 'too late' } },
+    { name: 'answers HTTP 500', step: { error: { status: 500, body: { error: { message: 'upstream exploded' } } } }, cause: 'LLM_TRANSPORT_UNAVAILABLE' },
+    { name: 'stays rate-limited (429) past the retry budget', step: { error: { status: 429, retryAfter: 0, body: { error: { message: 'slow down' } } } }, cause: 'LLM_TRANSPORT_UNAVAILABLE' },
+    { name: 'hangs past the request timeout', step: { delayMs: 8_000, text: 'too late' }, cause: 'LLM_TRANSPORT_UNAVAILABLE' },
+    { name: 'answers with garbage instead of JSON', step: { error: { status: 200, body: '<html>garbage' } }, cause: 'LLM_BAD_RESPONSE' },
+    { name: 'answers in prose instead of the tool call', step: { text: 'The drawing looks fine to me.' }, cause: 'LLM_NO_TOOL_CALL' },
+    { name: 'answers without choices', step: { error: { status: 200, body: { id: 'x', object: 'chat.completion', choices: [] } } }, cause: 'LLM_BAD_RESPONSE' },
   ] as const;
 
   for (const failure of failures) {
@@ -256,7 +259,7 @@ describe('cadsight review with a reviewer model that fails', () => {
         expect(code).toBe(4);
         expect(code).toBeGreaterThan(rulesCode);
         const report = readReport(out);
-        expect(report.frames.map((f) => [f.status, f.error?.code])).toEqual(report.frames.map(() => ['llm_failed', 'LLM_TRANSPORT_UNAVAILABLE']));
+        expect(report.frames.map((f) => [f.status, f.error?.code])).toEqual(report.frames.map(() => ['llm_failed', failure.cause]));
         expect(planted(report)).toEqual(planted(readReport(rulesOut)));
         expect(report.summary).toMatchObject({ hasBlocking: true, llmFailedFrames: 3 });
         expect(report.notEvaluated.map((n) => n.checklistItemId)).toEqual(['LLM-001', 'LLM-002', 'LLM-003', 'LLM-004', 'LLM-005']);

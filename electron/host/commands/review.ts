@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { resolveRoleModel } from '../composition/modelResolution';
@@ -10,7 +10,11 @@ import {
   planReview,
   resumeReview,
   startReview,
+  writeAllFindings,
   type DrawingSource,
+  type DrawingWriteTarget,
+  type ReviewStore,
+  type WriteOutcome,
   type ReviewLocale,
   type ReviewPlan,
   type ReviewRunResult,
@@ -47,16 +51,18 @@ export interface ReviewCliOptions {
   lang: ReviewLocale;
   /** Rules only even when a reviewer model is configured. */
   noLlm: boolean;
+  /** Write every non-hypothesis finding's note into `<out>/<name>.ai-review.dxf` after the review. */
+  annotate: boolean;
 }
 
 export const REVIEW_USAGE =
-  'usage: cadsight review <file.dxf> | <folder> [--jobs N] | --cad <host:port> [--checklist <path>] [--out <dir>] [--no-llm] [--frames <id,id>] [--plan-only] [--list-tools] [--json] [--resume <runId>] [--concurrency N] [--lang zh-CN|en]';
+  'usage: cadsight review <file.dxf> | <folder> [--jobs N] | --cad <host:port> [--checklist <path>] [--out <dir>] [--no-llm] [--frames <id,id>] [--plan-only] [--list-tools] [--json] [--resume <runId>] [--concurrency N] [--lang zh-CN|en] [--annotate]';
 
 const bad = (message: string): AppError => new AppError('REVIEW_BAD_ARGUMENTS', `${message}\n${REVIEW_USAGE}`);
 
 /** Parses the arguments after `review`. Errors: REVIEW_BAD_ARGUMENTS (with the usage line). */
 export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
-  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, jobs: 2, lang: 'zh-CN', noLlm: false };
+  const options: ReviewCliOptions = { file: null, cad: null, checklist: null, out: null, frames: null, planOnly: false, listTools: false, json: false, resume: null, concurrency: 4, jobs: 2, lang: 'zh-CN', noLlm: false, annotate: false };
   const value = (i: number, flag: string): string => {
     const v = args[i];
     if (v === undefined || v.startsWith('--')) throw bad(`${flag} needs a value`);
@@ -84,6 +90,7 @@ export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
       if (lang !== 'zh-CN' && lang !== 'en') throw bad('--lang is zh-CN or en');
       options.lang = lang;
     } else if (arg === '--no-llm') options.noLlm = true;
+    else if (arg === '--annotate') options.annotate = true;
     else if (arg === '--plan-only') options.planOnly = true;
     else if (arg === '--list-tools') options.listTools = true;
     else if (arg === '--json') options.json = true;
@@ -92,6 +99,7 @@ export function parseReviewArgs(args: readonly string[]): ReviewCliOptions {
   }
   if ((options.file === null) === (options.cad === null)) throw bad('give exactly one drawing: a DXF file or --cad host:port');
   if (options.frames?.length === 0) throw bad('--frames needs at least one frame id');
+  if (options.annotate && options.cad) throw bad('--annotate writes a DXF copy of a file; notes for a live AutoCAD are approved and written in the app');
   return options;
 }
 
@@ -102,8 +110,12 @@ function loadChecklist(file: string | null) {
   return loadChecklistFile(target, null);
 }
 
-async function openSource(options: ReviewCliOptions): Promise<{ source: DrawingSource; close: () => void }> {
-  if (options.file !== null) return { source: (await openDxfReviewEndpoints(options.file)).source, close: () => undefined };
+async function openSource(options: ReviewCliOptions, outDir: string): Promise<{ source: DrawingSource; target?: DrawingWriteTarget; close: () => void }> {
+  if (options.file !== null) {
+    // --annotate saves its copy into the report folder (overwriting an earlier copy there).
+    const endpoints = await openDxfReviewEndpoints(options.file, options.annotate ? { outputDir: outDir, allowOverwrite: true } : undefined);
+    return { ...endpoints, close: () => undefined };
+  }
   const { host, port } = options.cad!;
   const client = createCadClient({ host, port, socketFactory: withCadToken(connectTcpSocket, process.env.CADSIGHT_CAD_TOKEN?.trim() || undefined), clock: createSystemClock(), random: Math.random, policy: createToolPolicy({ mode: 'read-only' }) });
   return { source: clientDrawingPort(`${host}:${port}`, client, AUTOCAD_CAPABILITIES), close: () => client.close() };
@@ -147,10 +159,28 @@ function printPlan(plan: ReviewPlan, json: boolean): void {
   for (const f of plan.frames) print(`  ${f.id.padEnd(10)} ${(f.sheetName ?? '-').padEnd(5)} ${f.label}`);
 }
 
-function printResult(result: ReviewRunResult, outDir: string, json: boolean): void {
+/** What --annotate wrote: the copy's path (null when nothing was to be written) and the notes that failed. */
+interface AnnotatedCopy {
+  path: string | null;
+  written: number;
+  failed: WriteOutcome['failed'];
+}
+
+/**
+ * --annotate: every non-hypothesis finding's note written by the app's writer into a fresh copy,
+ * `<out>/<name>.ai-review.dxf`. Errors: CAD_DXF_WRITE_DAMAGED and the writer's (REVIEW_WRITE_*).
+ */
+async function annotateCopy(store: ReviewStore, source: DrawingSource, target: DrawingWriteTarget, runId: string, outDir: string, file: string): Promise<AnnotatedCopy> {
+  const savePath = path.join(outDir, `${path.parse(file).name}.ai-review.dxf`);
+  const outcome = await writeAllFindings(store, source, target, runId, () => new Date(), savePath);
+  for (const failure of outcome.failed) process.stderr.write(`review: note ${failure.findingId.slice(0, 8)} not written: [${failure.error.code}] ${failure.error.message}\n`);
+  return { path: outcome.saved ? savePath : null, written: outcome.written.length, failed: outcome.failed };
+}
+
+function printResult(result: ReviewRunResult, outDir: string, json: boolean, annotated?: AnnotatedCopy): void {
   const summary = result.report?.summary;
   if (json) {
-    print(JSON.stringify({ runId: result.runId, status: result.status, exitCode: reviewExitCode(result), out: outDir, summary: summary ?? null, notEvaluated: result.report?.notEvaluated ?? [], findings: result.report?.findings ?? [] }, null, 2));
+    print(JSON.stringify({ runId: result.runId, status: result.status, exitCode: reviewExitCode(result), out: outDir, summary: summary ?? null, notEvaluated: result.report?.notEvaluated ?? [], findings: result.report?.findings ?? [], ...(annotated ? { annotated } : {}) }, null, 2));
     return;
   }
   print(`Run ${result.runId}: ${result.status}`);
@@ -162,6 +192,7 @@ function printResult(result: ReviewRunResult, outDir: string, json: boolean): vo
   print(`Findings: ${summary.total} (blocking ${s.blocking}, major ${s.major}, minor ${s.minor}, info ${s.info}); frames ${summary.frames}, failed ${summary.failedFrames}, AI step failed ${summary.llmFailedFrames}`);
   for (const item of result.report?.notEvaluated ?? []) if (item.frameIds) print(`Not run: ${item.checklistItemId} on ${item.frameIds.join(', ')} — ${item.reason}`);
   print(`Report: ${path.join(outDir, 'report.md')}`);
+  if (annotated) print(annotated.path ? `Notes: ${annotated.written} written to ${annotated.path}${annotated.failed.length ? ` (${annotated.failed.length} failed)` : ''}` : 'Notes: nothing to write');
 }
 
 /**
@@ -217,7 +248,9 @@ export const reviewCommand = {
     const options = parseReviewArgs(args);
     const checklist = loadChecklist(options.checklist);
     if (options.file !== null && statSync(options.file, { throwIfNoEntry: false })?.isDirectory()) return reviewFolder(options, checklist);
-    const { source, close } = await openSource(options);
+    const outDir = path.resolve(options.out ?? `cadsight-review-${path.parse(options.file ?? `${options.cad!.host}_${options.cad!.port}`).name}`);
+    if (options.annotate) mkdirSync(outDir, { recursive: true });
+    const { source, target, close } = await openSource(options, outDir);
     try {
       if (options.listTools) {
         const tools = await source.listTools();
@@ -233,7 +266,6 @@ export const reviewCommand = {
       const onSigint = (): void => controller.abort();
       process.once('SIGINT', onSigint);
       try {
-        const outDir = path.resolve(options.out ?? `cadsight-review-${path.parse(options.file ?? source.label.replace(/[:]/g, '_')).name}`);
         const deps = {
           store: createSqliteReviewStore(runtime.db, () => new Date()),
           now: () => new Date(),
@@ -247,7 +279,8 @@ export const reviewCommand = {
         const result = options.resume
           ? await resumeReview(withLlm, session, options.resume)
           : await startReview(withLlm, session, checklist, { llm: llm !== undefined, locale: options.lang, frames: options.frames });
-        printResult(result, outDir, options.json);
+        const annotated = options.annotate && target && result.report ? await annotateCopy(deps.store, source, target, result.runId, outDir, options.file!) : undefined;
+        printResult(result, outDir, options.json, annotated);
         return reviewExitCode(result);
       } finally {
         process.off('SIGINT', onSigint);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openDxfBackend } from '../../features/cadlink/index';
+import { openDxfBackend, type SavePolicy } from '../../features/cadlink/index';
 import { createFolderOutput, startReview, type Checklist, type DrawingSource, type DrawingWriteTarget, type ReviewLocale, type ReviewRunnerDeps, type ReviewRunResult } from '../../features/review/index';
 import type { SetFileResult } from './reviewSet';
 import { DXF_CAPABILITIES, readOnlyProviderSource } from './reviewSources';
@@ -9,8 +9,8 @@ import { DXF_CAPABILITIES, readOnlyProviderSource } from './reviewSources';
  * through, and the write target the annotation writer uses after approval (same session, so
  * written leaders are visible to later reads and save_drawing writes them to a new file).
  */
-export async function openDxfReviewEndpoints(file: string): Promise<{ source: DrawingSource; target: DrawingWriteTarget }> {
-  const provider = await openDxfBackend(file);
+export async function openDxfReviewEndpoints(file: string, save?: SavePolicy): Promise<{ source: DrawingSource; target: DrawingWriteTarget }> {
+  const provider = await openDxfBackend(file, save ? { save } : {});
   const label = path.basename(file);
   return {
     source: readOnlyProviderSource(label, provider, DXF_CAPABILITIES),

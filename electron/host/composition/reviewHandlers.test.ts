@@ -312,17 +312,17 @@ describe('LLM review with the reviewer model from Settings', () => {
 });
 
 describe('AI review with a model that cannot call tools', () => {
-  it('is refused before the run with the reason, and no run is created', async () => {
+  it('runs with the rules only and says why the AI step did not run', async () => {
     const provider = await startScriptedProvider({ script: () => ({ text: 'I will just describe the drawing.' }) });
     cleanups.push(() => provider.close());
     const app = startApp(tempDir());
     app.platform.settings.saveProvider({ id: 'scripted', label: 'Scripted', preset: 'custom', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, allowLocalNetwork: true, models: ['scripted-model'], forceStreaming: false });
     app.platform.settings.setRoleModel({ role: 'reviewer', value: { providerId: 'scripted', model: 'scripted-model' } });
     await app.ok('reviewOpenSample');
-    const refused = await app.call('reviewStart', { checklistPath: null, llm: true, model: null });
-    expect(refused.error.code).toBe('REVIEW_LLM_NOT_CONFORMANT');
-    expect(refused.error.message).toContain('cannot review drawings');
-    expect((await app.ok('reviewListRuns')).runs).toEqual([]);
+    const detail = await completedRun(app, { checklistPath: null, llm: true, model: null });
+    expect(detail.run.status).toBe('completed_with_errors');
+    expect(planted(detail.findings)).toEqual(PLANTED);
+    expect(provider.requests).toHaveLength(1);
   });
 });
 

@@ -111,8 +111,11 @@ function readHeader(tags: TagStream, start: number, end: number, header: Map<str
 
 function readTables(tags: TagStream, start: number, end: number, doc: DxfDocument, problems: DxfProblem[], decode?: MbcsDecoder): void {
   let i = start;
+  let stray = 0;
   while (i < end) {
     if (tags.codes[i] !== 0 || (tags.values[i] as string).trim() !== 'TABLE') {
+      // A record between tables (e.g. BLOCK_RECORD entries after ENDTAB without their TABLE header) belongs to no table.
+      if (tags.codes[i] === 0 && (tags.values[i] as string).trim() !== 'ENDTAB') stray++;
       i++;
       continue;
     }
@@ -134,6 +137,7 @@ function readTables(tags: TagStream, start: number, end: number, doc: DxfDocumen
     doc.tables.push(range);
     i = j < end && (tags.values[j] as string).trim() === 'ENDTAB' ? j + 1 : j;
   }
+  if (stray > 0) problems.push({ kind: 'stray_table_entry', message: `${stray} table record${stray === 1 ? '' : 's'} outside any TABLE in the TABLES section (a table header is missing)` });
 }
 
 function readTableEntry(type: string, v: TagView, doc: DxfDocument, decode?: MbcsDecoder): void {

@@ -1,5 +1,7 @@
 import type { DrawingIndex } from './bounds';
 import { boxContains, boxesIntersect, emptyBox, isEmptyBox, unionBox } from './geometry';
+import { layoutExtents } from './scene';
+import { layoutViewports } from './viewports';
 import type { Box, DxfEntity, DxfLayout } from './model';
 import { findLineRectangles } from './rectangles';
 import { matchSheet, parseScaleText, trimmedSheetBox, type SheetMatch } from './sheets';
@@ -8,7 +10,12 @@ import { findTextTitleBlocks } from './textTitleBlocks';
 import { readTitleBlock, type TitleBlockFields } from './titleBlock';
 import type { Primitive } from './world';
 
-export type FrameKind = 'block_insert' | 'title_block' | 'rectangle' | 'layout';
+/**
+ * How a frame was found: a drawn border (insert, rectangle), a title block drawn as lines and
+ * texts, a paper layout without a border of its own (its paper, else its content), or a space
+ * without any border (`extents`: its whole content is one sheet).
+ */
+export type FrameKind = 'block_insert' | 'title_block' | 'rectangle' | 'layout' | 'extents';
 
 export interface DrawingFrame {
   /** Stable id: the entity handle, or "layout:<name>" / "rect:<layout>:<x>,<y>". */
@@ -24,9 +31,11 @@ export interface DrawingFrame {
   titleBlock: TitleBlockFields;
   /** Paper-space frames: model units per paper unit of each model viewport on the sheet (1:50 → 50). */
   viewportScales: number[];
+  /** Layout and extents frames: whether the box is the layout's paper as plotted or only its content. */
+  extent?: 'paper' | 'content';
 }
 
-type FoundFrame = Omit<DrawingFrame, 'sheet' | 'sheetBox' | 'titleBlock' | 'viewportScales'>;
+type FoundFrame = Omit<DrawingFrame, 'sheet' | 'sheetBox' | 'titleBlock' | 'viewportScales'> & { titleRegion?: Box };
 
 /** Block names that announce a frame or a title block. */
 const FRAME_BLOCK_NAME = /frame|border|title|图框|标题栏|图签|^tk|(?:^|[^a-z0-9])a[0-4](?![0-9])/i;
@@ -47,6 +56,16 @@ export function findFrames(index: DrawingIndex, layoutName?: string): DrawingFra
   for (const layout of index.doc.layouts) frames.push(...framesInLayout(index, layout));
   // Duplicates are judged against every layout's frames, then the requested layout is kept.
   const kept = dropLayoutDuplicates(index.doc.layouts, frames);
+  const model = index.doc.layouts.find((l) => !l.paperSpace);
+  if (model && !kept.some((f) => f.layout === model.name)) {
+    // Model space without a border is one sheet of its whole extents — unless the paper sheets plot it through their viewports.
+    const extents = layoutExtents(index, model);
+    const plotted = kept.some((f) => {
+      const layout = index.doc.layouts.find((l) => l.name === f.layout);
+      return layout !== undefined && layoutViewports(index, layout).some((v) => boxesIntersect(v.modelBox, extents));
+    });
+    if (!isEmptyBox(extents) && !plotted) kept.unshift({ ...describeFrame({ id: `extents:${model.name}`, kind: 'extents', layout: model.name, bbox: extents }, layoutTexts(index, model)), viewportScales: [], extent: 'content' });
+  }
   return layoutName === undefined ? kept : kept.filter((f) => f.layout.toUpperCase() === layoutName.toUpperCase());
 }
 
@@ -76,13 +95,34 @@ function framesInLayout(index: DrawingIndex, layout: DxfLayout): DrawingFrame[] 
   const unique = outer.filter((f, i) => outer.findIndex((o) => boxContains(o.bbox, f.bbox, tolerance(o.bbox)) && boxContains(f.bbox, o.bbox, tolerance(f.bbox))) === i);
   const texts = layoutTexts(index, layout);
   if (unique.length === 0) {
-    // A title block drawn as lines and texts, without a block or a sheet-shaped border.
-    for (const box of findTextTitleBlocks(texts)) unique.push({ id: `titleblock:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'title_block', layout: layout.name, bbox: box });
+    // A title block drawn as lines and texts, without a border: the sheet is the space's whole
+    // content (paper: its paper) and the title block is read where it was found.
+    const titleBlocks = findTextTitleBlocks(texts);
+    if (titleBlocks.length === 1 && !layout.paperSpace) unique.push({ id: `extents:${layout.name}`, kind: 'extents', layout: layout.name, bbox: extents, extent: 'content', titleRegion: titleBlocks[0]! });
+    else if (titleBlocks.length === 1 && layout.paperSpace) unique.push({ ...paperLayoutFrame(layout, layoutExtents(index, layout)), titleRegion: titleBlocks[0]! });
+    else for (const box of titleBlocks) unique.push({ id: `titleblock:${layout.name}:${round(box.minX)},${round(box.minY)}`, kind: 'title_block', layout: layout.name, bbox: box });
   }
-  if (unique.length === 0 && layout.paperSpace && !isEmptyBox(extents)) {
-    unique.push({ id: `layout:${layout.name}`, kind: 'layout', layout: layout.name, bbox: extents });
-  }
+  if (unique.length === 0 && layout.paperSpace && hasSheetContent(index, layout)) unique.push(paperLayoutFrame(layout, layoutExtents(index, layout)));
   return unique.map((f) => ({ ...describeFrame(f, texts), viewportScales: layout.paperSpace ? viewportScalesIn(layout, f.bbox) : [] }));
+}
+
+/**
+ * A paper layout without a border: the paper it is plotted on when the file says and the content
+ * lies on it; content off that paper (converters write default Letter settings under A-size
+ * sheets) widens the box to the content, which then stands for the sheet.
+ */
+function paperLayoutFrame(layout: DxfLayout, extents: Box): FoundFrame {
+  const paper = layout.paperBox;
+  const onPaper = paper !== undefined && (isEmptyBox(extents) || boxContains(paper, extents, tolerance(paper) * 100));
+  if (paper && onPaper) return { id: `layout:${layout.name}`, kind: 'layout', layout: layout.name, bbox: paper, extent: 'paper' };
+  const box = { ...(paper ?? extents) };
+  unionBox(box, extents);
+  return { id: `layout:${layout.name}`, kind: 'layout', layout: layout.name, bbox: box, extent: 'content' };
+}
+
+/** A paper layout shows something: an entity of its own besides viewports, or a viewport onto model space. */
+function hasSheetContent(index: DrawingIndex, layout: DxfLayout): boolean {
+  return !isEmptyBox(layoutExtents(index, layout)) && (layout.entities.some((e) => e.geometry.kind !== 'viewport') || layoutViewports(index, layout).length > 0);
 }
 
 /** Scales of the model viewports (id 1 is the sheet's own view) whose centre lies on the frame. */
@@ -97,19 +137,24 @@ function viewportScalesIn(layout: DxfLayout, box: Box): number[] {
   return scales;
 }
 
-function describeFrame(frame: FoundFrame, texts: Extract<Primitive, { kind: 'text' }>[]): Omit<DrawingFrame, 'viewportScales'> {
+function describeFrame(found: FoundFrame, texts: Extract<Primitive, { kind: 'text' }>[]): Omit<DrawingFrame, 'viewportScales'> {
+  const { titleRegion, ...frame } = found;
   const b = frame.bbox;
+  const whole = frame.kind === 'title_block' || frame.kind === 'layout' || frame.kind === 'extents';
   const region: Box =
-    frame.kind === 'title_block' || frame.kind === 'layout'
-      ? b
+    titleRegion ?? whole
+      ? (titleRegion ?? b)
       : { minX: b.minX + (b.maxX - b.minX) * TITLE_REGION.fromLeft, minY: b.minY, maxX: b.maxX, maxY: b.minY + (b.maxY - b.minY) * TITLE_REGION.fromBottom };
-  const inRegion = texts.filter((t) => t.at.x >= region.minX && t.at.x <= region.maxX && t.at.y >= region.minY && t.at.y <= region.maxY);
+  // A space taken whole has a title block only where one was found, never "somewhere in everything".
+  const inRegion = frame.kind === 'extents' && !titleRegion ? [] : texts.filter((t) => t.at.x >= region.minX && t.at.x <= region.maxX && t.at.y >= region.minY && t.at.y <= region.maxY);
   const titleBlock = readTitleBlock(inRegion);
   const hints: { name?: string; scale?: number } = {};
   if (frame.blockName) hints.name = frame.blockName;
   const scale = parseScaleText(titleBlock.fields.scale);
   if (scale) hints.scale = scale;
-  const sheet = frame.kind === 'title_block' || frame.kind === 'layout' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null);
+  // A layout's paper is a sheet when it has an A size (paper units: scale 1, or 1/25.4 for inches).
+  const paperSheet = frame.kind === 'layout' && frame.extent === 'paper';
+  const sheet = paperSheet ? (matchSheet(b.maxX - b.minX, b.maxY - b.minY) ?? null) : frame.kind === 'title_block' || frame.kind === 'layout' || frame.kind === 'extents' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null);
   return { ...frame, sheet, sheetBox: sheet ? trimmedSheetBox(b, sheet) : b, titleBlock };
 }
 

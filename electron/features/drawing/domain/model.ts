@@ -252,6 +252,8 @@ export interface DxfLayout {
   entities: DxfEntity[];
   /** Paper layouts: the unit of paper-space coordinates from the layout's plot settings (inches or mm). */
   paperUnits?: 'inches' | 'mm';
+  /** Paper layouts: the sheet as plotted, in paper units (plot settings' paper size, else the layout's limits). */
+  paperBox?: Box;
 }
 
 /** One header variable: its value tags and the stream index of its first value tag. */

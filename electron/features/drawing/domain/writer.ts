@@ -8,6 +8,10 @@ export interface WriteEdits {
   layerEntries: Tag[];
   /** Table entries appended to the APPID table (CadSight's XDATA application when missing). */
   appIdEntries?: Tag[];
+  /** Table entries appended to the STYLE table (the review notes' CJK style when missing). */
+  styleEntries?: Tag[];
+  /** Entities appended to a block before its ENDBLK, by block name (paper layouts other than the active one). */
+  blockEntities?: Record<string, Tag[]>;
   /** New $HANDSEED value, when handles were allocated. */
   handSeed?: string;
 }
@@ -32,6 +36,8 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   const entitiesSection = doc.sections.find((s) => s.name === 'ENTITIES');
   const layerTable = doc.tables.find((t) => t.name === 'LAYER');
   const appIdTable = doc.tables.find((t) => t.name === 'APPID');
+  const styleTable = doc.tables.find((t) => t.name === 'STYLE');
+  const blockEnds = blockEndIndexes(doc, Object.keys(edits.blockEntities ?? {}));
   const objects = doc.sections.find((s) => s.name === 'OBJECTS');
   const seedIndex = doc.header.get('$HANDSEED')?.valueIndex;
   const parts: string[] = [];
@@ -40,6 +46,9 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   for (let i = 0; i < codes.length; i++) {
     if (layerTable && i === layerTable.end && edits.layerEntries.length) parts.push(emit(edits.layerEntries));
     if (appIdTable && i === appIdTable.end && edits.appIdEntries?.length) parts.push(emit(edits.appIdEntries));
+    if (styleTable && i === styleTable.end && edits.styleEntries?.length) parts.push(emit(edits.styleEntries));
+    const blockName = blockEnds.get(i);
+    if (blockName !== undefined) parts.push(emit(edits.blockEntities?.[blockName] ?? []));
     if (entitiesSection && i === entitiesSection.end) parts.push(entitiesBlock);
     const isEof = codes[i] === 0 && (values[i] as string).trim() === 'EOF';
     if (!entitiesSection && edits.entities.length && (isEof || (objects && i === objects.start))) parts.push(line(0, 'SECTION') + line(2, 'ENTITIES') + entitiesBlock + line(0, 'ENDSEC'));
@@ -52,4 +61,27 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
     parts.push(line(0, 'EOF'));
   }
   return parts.join('');
+}
+
+/** Tag index of the ENDBLK of each named block (upper-case names), mapped back to the given name. */
+function blockEndIndexes(doc: DxfDocument, names: readonly string[]): Map<number, string> {
+  const ends = new Map<number, string>();
+  if (names.length === 0) return ends;
+  const wanted = new Map(names.map((n) => [n.toUpperCase(), n]));
+  const blocks = doc.sections.find((s) => s.name === 'BLOCKS');
+  if (!blocks) return ends;
+  const { codes, values } = doc.tags;
+  let current: string | undefined;
+  for (let i = blocks.start; i < blocks.end; i++) {
+    if (codes[i] !== 0) continue;
+    const type = (values[i] as string).trim();
+    if (type === 'BLOCK') {
+      current = undefined;
+      for (let j = i + 1; j < blocks.end && codes[j] !== 0; j++) if (codes[j] === 2) current = wanted.get((values[j] as string).trim().toUpperCase());
+    } else if (type === 'ENDBLK' && current !== undefined) {
+      ends.set(i, current);
+      current = undefined;
+    }
+  }
+  return ends;
 }

@@ -51,6 +51,16 @@ export function promoteHypothesis(store: ReviewStore, findingId: string): void {
   if (finding.hypothesis) store.promoteFinding(findingId);
 }
 
+export interface WriteOptions {
+  /** Where the backend's save tool writes (its `path` input); its default place when absent. */
+  savePath?: string;
+  /**
+   * The target is a fresh copy of the original drawing (headless write-back): the write log of
+   * earlier copies does not count, only the AI_REVIEW texts the drawing itself holds.
+   */
+  freshCopy?: boolean;
+}
+
 export interface WriteOutcome {
   written: string[];
   /** Already on AI_REVIEW from an earlier (interrupted) write: logged, not written again. */
@@ -60,23 +70,34 @@ export interface WriteOutcome {
   saved: string | null;
 }
 
-/** Short ids of our annotations already present on the AI_REVIEW layer (XDATA ids, and ids in older visible texts). */
-async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | undefined): Promise<Set<string>> {
+/**
+ * Short ids of our annotations already present on the AI_REVIEW layer (XDATA ids, and ids in
+ * older visible texts), in model space and in each paper layout notes are going to.
+ */
+async function shortIdsOnReviewLayer(source: DrawingSource, textsTool: string | undefined, layouts: readonly string[]): Promise<Set<string>> {
   if (!textsTool) return new Set();
   const meter = newMeter();
   learnToolParams(meter, await source.listTools());
-  const { items } = await readPaged(async (offset, limit) => {
-    const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { offset, limit }));
-    return { items: page.texts, total: page.total };
-  }, MAX_LISTED_TEXTS);
-  return new Set(items.filter((t) => t.layer === AI_REVIEW_LAYER).flatMap((t) => [...(t.reviewId ? [t.reviewId] : []), ...shortIdsInText(t.text)]));
+  const ids = new Set<string>();
+  for (const layout of [undefined, ...layouts]) {
+    const { items } = await readPaged(async (offset, limit) => {
+      const page = decodeTexts(textsTool, await callJsonTool(source, meter, textsTool, { ...(layout ? { layout } : {}), offset, limit }));
+      return { items: page.texts, total: page.total };
+    }, MAX_LISTED_TEXTS);
+    for (const t of items) if (t.layer === AI_REVIEW_LAYER) for (const id of [...(t.reviewId ? [t.reviewId] : []), ...shortIdsInText(t.text)]) ids.add(id);
+  }
+  return ids;
 }
 
-/** Whether the target's leader tool announces a `reviewId` parameter (the id kept out of the visible text). */
-async function keepsIdHidden(target: DrawingWriteTarget, reader: DrawingSource, tool: string): Promise<boolean> {
+/**
+ * What the target's leader tool announces: a `reviewId` parameter (the id kept out of the visible
+ * text) and a `layout` parameter (notes written onto paper sheets).
+ */
+async function leaderToolInputs(target: DrawingWriteTarget, reader: DrawingSource, tool: string): Promise<{ hiddenId: boolean; layouts: boolean }> {
   const info = (await reader.listTools()).find((t) => t.name === tool);
   const properties = (info?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
-  return properties !== undefined && 'reviewId' in properties && target.capabilityTools.leaderWrite === tool;
+  const ours = properties !== undefined && target.capabilityTools.leaderWrite === tool;
+  return { hiddenId: ours && 'reviewId' in properties, layouts: ours && 'layout' in properties };
 }
 
 /**
@@ -84,7 +105,8 @@ async function keepsIdHidden(target: DrawingWriteTarget, reader: DrawingSource, 
  * log (SQLite) and the texts already on AI_REVIEW are both checked first, and the payload written
  * is exactly the approved one (hash-checked). Then saves when the backend has a save tool (the DXF
  * backend writes a new file next to the original). Errors: REVIEW_WRITE_UNSUPPORTED (no leader
- * tool), REVIEW_RUN_NOT_FOUND; per-annotation failures are returned in `failed`.
+ * tool), REVIEW_RUN_NOT_FOUND; per-annotation failures are returned in `failed` (among them
+ * REVIEW_WRITE_SPACE_UNSUPPORTED: a paper sheet's note and a leader tool without a layout input).
  */
 export async function writeApprovedAnnotations(
   store: ReviewStore,
@@ -92,26 +114,36 @@ export async function writeApprovedAnnotations(
   target: DrawingWriteTarget,
   runId: string,
   now: () => Date,
+  options: WriteOptions = {},
 ): Promise<WriteOutcome> {
   const leaderTool = target.capabilityTools.leaderWrite;
   if (!leaderTool) throw new AppError('REVIEW_WRITE_UNSUPPORTED', `${target.label} offers no leader annotation tool.`);
+  // A fresh copy holds none of the notes written to earlier copies: those are written again.
+  const again = (a: Annotation): boolean => options.freshCopy === true && a.state === 'written' && a.approvedPayloadHash === payloadHash(a);
   // An unpromoted AI hypothesis is never written, whatever its annotation says.
-  const candidates = listAnnotatedFindings(store, runId).filter((a) => isWritable(a.annotation) && !a.finding.hypothesis);
+  const candidates = listAnnotatedFindings(store, runId).filter((a) => (isWritable(a.annotation) || again(a.annotation)) && !a.finding.hypothesis);
   const outcome: WriteOutcome = { written: [], recognised: [], failed: [], saved: null };
   if (candidates.length === 0) return outcome;
-  const onLayer = await shortIdsOnReviewLayer(reader, reader.capabilityTools.texts);
-  const hidden = await keepsIdHidden(target, reader, leaderTool);
+  const layouts = [...new Set(candidates.flatMap((c) => (c.annotation.layout ? [c.annotation.layout] : [])))];
+  const onLayer = await shortIdsOnReviewLayer(reader, reader.capabilityTools.texts, layouts);
+  const inputs = await leaderToolInputs(target, reader, leaderTool);
   for (const { annotation } of candidates) {
     const hash = payloadHash(annotation);
     const record = { findingId: annotation.findingId, runId, payloadHash: hash, writtenAt: now().toISOString() };
-    const written = applyAnnotationEvent(annotation, { kind: 'written', payloadHash: hash });
-    if (store.getWrite(annotation.findingId) || onLayer.has(annotation.shortId)) {
+    const written = annotation.state === 'written' ? annotation : applyAnnotationEvent(annotation, { kind: 'written', payloadHash: hash });
+    if ((!options.freshCopy && store.getWrite(annotation.findingId)) || onLayer.has(annotation.shortId)) {
       store.recordWrite(record, written);
       outcome.recognised.push(annotation.findingId);
       continue;
     }
     try {
-      const payload = hidden ? leaderPayload(annotation) : visibleIdPayload(leaderPayload(annotation));
+      if (annotation.layout && !inputs.layouts) {
+        // Written without its layout it would land in model space at sheet coordinates: refused instead.
+        throw new AppError('REVIEW_WRITE_SPACE_UNSUPPORTED', `${leaderTool} of ${target.label} cannot write into paper layout "${annotation.layout}" (it announces no layout input).`, {
+          data: { findingId: annotation.findingId, layout: annotation.layout },
+        });
+      }
+      const payload = inputs.hiddenId ? leaderPayload(annotation) : visibleIdPayload(leaderPayload(annotation));
       const result = await target.callTool(leaderTool, payload.args);
       if (result.isError) {
         const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join(' ');
@@ -125,10 +157,23 @@ export async function writeApprovedAnnotations(
   }
   const saveTool = target.capabilityTools.save;
   if (outcome.written.length > 0 && saveTool) {
-    const result = await target.callTool(saveTool, {});
+    const result = await target.callTool(saveTool, options.savePath ? { path: options.savePath } : {});
     const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
     if (result.isError) throw new AppError('REVIEW_WRITE_FAILED', `${saveTool} failed: ${text.slice(0, 300)}`, { data: { written: outcome.written } });
     outcome.saved = text;
   }
   return outcome;
+}
+
+/**
+ * Headless write-back (`cadsight review --annotate`): approves the proposed note of every finding
+ * that is not an AI hypothesis and writes them through writeApprovedAnnotations — the UI's write —
+ * into a fresh copy saved at `savePath`. Notes the user rejected stay unwritten.
+ * Errors: as writeApprovedAnnotations.
+ */
+export async function writeAllFindings(store: ReviewStore, reader: DrawingSource, target: DrawingWriteTarget, runId: string, now: () => Date, savePath?: string): Promise<WriteOutcome> {
+  for (const { finding, annotation, payloadHash: hash } of listAnnotatedFindings(store, runId)) {
+    if (!finding.hypothesis && annotation.state === 'proposed') decideAnnotation(store, finding.id, { kind: 'approve', payloadHash: hash });
+  }
+  return writeApprovedAnnotations(store, reader, target, runId, now, { freshCopy: true, ...(savePath ? { savePath } : {}) });
 }

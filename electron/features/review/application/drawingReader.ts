@@ -5,6 +5,7 @@ import type { DimensionItem, EntitySummary, TextItem } from '../domain/evidence'
 import { callJsonTool, type ToolCallMeter } from './toolCalls';
 import { decodeDimensions, decodeDuplicates, decodeEntities, decodeLayers, decodeProblems, decodeTexts, decodeZeroLength } from './payloadDecoders';
 import type { ReviewPlan } from './plan';
+import { sheetOf, sheetReadArgs } from '../domain/sheet';
 
 /** Page size and caps of drawing-wide listings: enough for large sheets, bounded for huge ones. */
 export const LISTING_PAGE = 5000;
@@ -72,28 +73,38 @@ export async function readDrawingData(source: DrawingSource, plan: ReviewPlan, m
 }
 
 /**
- * What each paper layout holding a frame shows: its entities and texts with the model space its
- * viewports show (`through_viewports`; a backend that does not declare it answers with the
- * layout's own entities, and the argument is not sent).
+ * What each paper sheet holding a frame shows: its entities, texts and dimensions with the model
+ * space its viewports show, read in the sheet's space (sheetReadArgs; a backend that does not
+ * declare those inputs answers with the layout's own content, and they are not sent).
  */
 async function readSheets(source: DrawingSource, plan: ReviewPlan, meter: ToolCallMeter): Promise<Record<string, SheetData>> {
   const caps = plan.capabilities;
-  const layouts = [...new Set(plan.frames.map((f) => f.layout))].filter((l) => l.toUpperCase() !== 'MODEL');
   const sheets: Record<string, SheetData> = {};
-  for (const layout of layouts) {
-    const entities = caps.entities
+  for (const frame of plan.frames) {
+    const sheet = sheetOf(frame);
+    if (sheet.space !== 'paper' || sheets[sheet.layout]) continue;
+    const args = sheetReadArgs(sheet);
+    // A tool that announces no `layout` input would answer with model space in model coordinates: never sheet evidence.
+    const reads = (tool: string | undefined): tool is string => tool !== undefined && (meter.declared.get(tool)?.has('layout') ?? true);
+    const entities = reads(caps.entities)
       ? await readPaged<EntitySummary>(async (offset, limit) => {
-          const page = decodeEntities(caps.entities!, await callJsonTool(source, meter, caps.entities!, { layout, through_viewports: true, offset, limit }));
+          const page = decodeEntities(caps.entities!, await callJsonTool(source, meter, caps.entities!, { ...args, offset, limit }));
           return { items: page.entities, total: page.total };
         }, MAX_LISTED_ENTITIES)
       : { items: [] };
-    const texts = caps.texts
+    const texts = reads(caps.texts)
       ? await readPaged<TextItem>(async (offset, limit) => {
-          const page = decodeTexts(caps.texts!, await callJsonTool(source, meter, caps.texts!, { layout, through_viewports: true, offset, limit }));
+          const page = decodeTexts(caps.texts!, await callJsonTool(source, meter, caps.texts!, { ...args, offset, limit }));
           return { items: page.texts, total: page.total };
         }, MAX_LISTED_TEXTS)
       : { items: [] };
-    sheets[layout] = { entities: entities.items, texts: texts.items };
+    const dimensions = reads(caps.dimensions)
+      ? await readPaged<DimensionItem>(async (offset, limit) => {
+          const page = decodeDimensions(caps.dimensions!, await callJsonTool(source, meter, caps.dimensions!, { ...args, offset, limit }));
+          return { items: page.dimensions, total: page.total };
+        }, MAX_LISTED_TEXTS)
+      : { items: [] };
+    sheets[sheet.layout] = { entities: entities.items, texts: texts.items, dimensions: dimensions.items };
   }
   return sheets;
 }

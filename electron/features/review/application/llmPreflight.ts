@@ -18,11 +18,13 @@ export type PreflightOutcome = { ok: true; usage?: Partial<RunUsage> } | { ok: f
 
 /**
  * Asks the reviewer model, before a run exists, for one forced `submit_findings` call of an empty
- * list (the same tool and schema the review uses). A model that answers without a valid call, or
- * a configuration the provider rejects (auth, unknown model, bad request), is refused with the
- * reason: REVIEW_LLM_NOT_CONFORMANT (data.cause = the typed error). A provider that is reachable
- * in principle but failing now (5xx, 429 after the retry budget, timeout) is not a refusal: the
- * caller reviews with the rules and reports the AI step as failed with that error.
+ * list (the same tool and schema the review uses). Only a configuration the provider rejects
+ * (auth, unknown model, bad request) is refused with the reason: REVIEW_LLM_NOT_CONFORMANT
+ * (data.cause = the typed error). Everything else that goes wrong — a provider failing now (5xx,
+ * 429 after the retry budget, timeout) or an answer that is no valid call (prose, garbage, a reply
+ * without choices, wrong arguments) — is not a refusal: the caller reviews with the rules and
+ * reports the AI step as failed with the typed cause, so a misbehaving model can never cost the
+ * user the deterministic findings.
  */
 export async function preflightReviewer(settings: LlmReviewSettings, signal?: AbortSignal): Promise<PreflightOutcome> {
   let value: unknown;
@@ -41,14 +43,26 @@ export async function preflightReviewer(settings: LlmReviewSettings, signal?: Ab
     usage = { llmCalls: 1, promptTokens: u.promptTokens ?? 0, completionTokens: u.completionTokens ?? 0, contextBytes: u.contextBytes, llmLatencyMs: u.latencyMs };
   } catch (error) {
     const data = toAppErrorData(error);
-    if (data.retryable || data.code === 'LLM_TRANSPORT_UNAVAILABLE') return { ok: false, unavailable: data };
-    throw notConformant(`the tool-call check failed: [${data.code}] ${data.message}`, data);
+    if (REFUSED_CONFIGURATION.has(data.code)) throw notConformant(`the tool-call check failed: [${data.code}] ${data.message}`, data);
+    if (data.code === 'LLM_ABORTED') throw error;
+    return { ok: false, unavailable: data };
   }
   if (!probeAnswer.safeParse(value).success) {
-    throw notConformant(`asked to call submit_findings with frameId "${PREFLIGHT_FRAME_ID}" and no findings, it answered ${JSON.stringify(value).slice(0, 200)}`, null);
+    const answered = JSON.stringify(value) ?? 'nothing';
+    return {
+      ok: false,
+      unavailable: {
+        code: 'REVIEW_LLM_PREFLIGHT_INVALID',
+        message: `Asked to call submit_findings with frameId "${PREFLIGHT_FRAME_ID}" and no findings, the reviewer model answered ${answered.slice(0, 200)}`,
+        retryable: false,
+      },
+    };
   }
   return { ok: true, usage };
 }
+
+/** Provider answers that say the configuration itself is wrong (not a model misbehaving now). */
+const REFUSED_CONFIGURATION = new Set(['LLM_AUTH', 'LLM_NOT_FOUND', 'LLM_BAD_REQUEST', 'LLM_NOT_CONFIGURED']);
 
 function notConformant(reason: string, cause: AppErrorData | null): AppError {
   return new AppError('REVIEW_LLM_NOT_CONFORMANT', `The reviewer model cannot review drawings: ${reason}. Choose a model that passes \`cadsight llm-check\` (forced tool call), or run rules only.`, {

@@ -139,17 +139,18 @@ describe('the LLM sub-loop', () => {
     expect(result.report!.findings.filter((f) => f.source === 'llm').map((f) => f.hypothesis ?? false)).toEqual([false]);
   });
 
-  it('refuses before the run a model that answers the tool-call check in plain text, with the reason', async () => {
+  it('reviews rules-only, with the typed cause, when the model answers the tool-call check in plain text', async () => {
     provider = await startScriptedProvider({ script: [{ text: '我无法调用工具。' }] });
     const gateway = createLlmGateway({
       provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key' },
       retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
     });
-    const deps = { store, now: () => new Date(), newRunId: () => 'run-refused', generatorVersion: 'test', llm: { gateway, model: 'scripted/scripted-model', maxToolCalls: 3, maxReasks: 1 } };
+    const deps = { store, now: () => new Date(), newRunId: () => 'run-prose', generatorVersion: 'test', llm: { gateway, model: 'scripted/scripted-model', maxToolCalls: 3, maxReasks: 1 } };
     const backend = createFakeBackend(threeFrameDrawing());
-    await expect(
-      startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'en', frames: null }),
-    ).rejects.toMatchObject({ code: 'REVIEW_LLM_NOT_CONFORMANT', data: { cause: { code: 'LLM_NO_TOOL_CALL' } } });
-    expect(store.getRun('run-refused')).toBeUndefined();
+    const result = await startReview(deps, { source: backend.source, output: createFolderOutput(path.join(dir, 'out')), concurrency: 1 }, checklist, { llm: true, locale: 'en', frames: null });
+    expect(result.status).toBe('completed_with_errors');
+    expect(provider.requests).toHaveLength(1);
+    expect(result.report!.frames.map((f) => [f.status, f.error?.code])).toEqual(result.report!.frames.map(() => ['llm_failed', 'LLM_NO_TOOL_CALL']));
+    expect(result.report!.findings.filter((f) => f.source === 'rule').length).toBeGreaterThan(0);
   });
 });

@@ -47,6 +47,9 @@ const framePayload = z.object({
         sheetBox: box.optional(),
         titleBlockBox: box.optional(),
         viewportScales: z.array(z.number().positive()).max(100).optional(),
+        /** "paper" when a layout frame is the layout's paper as plotted, "content" when only its content's extent. */
+        extent: z.enum(['paper', 'content']).optional(),
+        viewports: z.array(z.object({ handle, bbox: box, modelBbox: box, scale: z.number().positive() }).loose()).max(100).optional(),
         /** Frames on paper layouts: drawing units per paper mm (1, or 1/25.4 for inch paper). */
         paperUnitsPerMm: z.number().positive().optional(),
         /** Normalised field → value; null = the label exists but its cell is empty; absent = no label. */
@@ -62,24 +65,28 @@ export function decodeFrames(tool: string, payload: unknown): Frame[] {
     const titleBlock: TitleBlock = {};
     for (const [name, value] of Object.entries(raw.titleBlock ?? {})) {
       const key = titleFieldSchema.safeParse(name).success ? (name as TitleField) : normaliseTitleLabel(name);
-      if (key) titleBlock[key] = (value ?? '').trim();
+      if (key) titleBlock[key] = (value ?? '').trim().slice(0, 500);
     }
-    const label = [titleBlock.title, titleBlock.drawingNo].filter(Boolean).join(' ') || raw.block || `Frame ${index + 1}`;
+    // A space without any border is one sheet of its whole extents (kind "extents").
+    const wholeSpace = raw.kind === 'extents';
+    const label = [titleBlock.title, titleBlock.drawingNo].filter(Boolean).join(' ') || raw.block || (wholeSpace ? `${raw.layout ?? 'Model'} (whole)` : `Frame ${index + 1}`);
     return {
       id: String(raw.id),
-      label,
+      label: label.slice(0, 200),
       bbox: raw.bbox,
       layout: raw.layout ?? 'Model',
       sheetName: raw.sheet?.sheet ?? null,
       unitsPerPaperMm: raw.sheet?.scale ?? raw.paperUnitsPerMm ?? null,
       titleBlock,
       titleBlockAnchors: {},
-      origin: 'detected' as const,
+      origin: wholeSpace ? ('whole-drawing' as const) : ('detected' as const),
       ...(raw.sheet?.paperWidth && raw.sheet.paperHeight ? { sheet: { widthMm: raw.sheet.paperWidth, heightMm: raw.sheet.paperHeight, box: raw.sheetBox ?? raw.bbox } } : {}),
       ...(raw.titleBlockBox ? { titleBlockBox: raw.titleBlockBox } : {}),
       ...(raw.viewportScales && raw.viewportScales.length > 0 ? { viewportScales: raw.viewportScales } : {}),
-      // The DXF backend's "layout" frames are a paper layout's content extents, not a drawn border.
-      ...(raw.kind === 'layout' ? { extentsOnly: true } : {}),
+      ...(raw.viewports && raw.viewports.length > 0 ? { viewports: raw.viewports.map((v) => ({ handle: String(v.handle), bbox: v.bbox, modelBbox: v.modelBbox, scale: v.scale })) } : {}),
+      // Layout frames without a border are the paper as plotted (a real sheet size) or, when the
+      // backend does not know the paper, only their content's extent (its size says nothing).
+      ...((raw.kind === 'layout' && raw.extent !== 'paper') || wholeSpace ? { extentsOnly: true } : {}),
     };
   });
 }
@@ -153,6 +160,8 @@ const dimensionsPayload = z.object({
         textAt: point.nullable().optional(),
         defPoint: point.nullable().optional(),
         blockTextHeight: z.number().positive().optional(),
+        space: z.enum(['paper', 'model']).optional(),
+        model_textAt: point.optional(),
       })
       .loose(),
   ),
@@ -177,6 +186,8 @@ export function decodeDimensions(tool: string, payload: unknown): { dimensions: 
         textOverride: d.textOverride ?? null,
         position: at ? at : null,
         ...(d.blockTextHeight === undefined ? {} : { blockTextHeight: d.blockTextHeight }),
+        ...(d.space ? { space: d.space } : {}),
+        ...(d.model_textAt ? { modelPosition: d.model_textAt } : {}),
       };
     }),
     total: page.total,

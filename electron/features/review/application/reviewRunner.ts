@@ -3,10 +3,11 @@ import type { DrawingSource } from '../ports/drawingSource';
 import type { ReviewOutput } from '../ports/reviewOutput';
 import type { FrameRecord, ReviewStore, RunOptions, RunRecord, RunStatus } from '../ports/reviewStore';
 import { checklistHash, type Checklist } from '../domain/checklist';
-import { drawingEvidence, frameEvidenceFrom, type DrawingData } from '../domain/drawingData';
+import { drawingEvidence, drawingTexts, frameEvidenceFrom, type DrawingData } from '../domain/drawingData';
 import { completeFinding, type Finding } from '../domain/finding';
 import type { Frame } from '../domain/frame';
 import { proposeAnnotation } from '../domain/annotation';
+import { sheetOf } from '../domain/sheet';
 import { placeFrameLeaders } from '../domain/leaderPlacement';
 import { groupRuleDrafts } from '../domain/findingGroups';
 import { drawingLocale, evaluateDrawingRules, evaluateFrameRules, frameUnitsPerPaperMm, type ReviewLocale } from '../domain/rules';
@@ -78,7 +79,7 @@ export async function startReview(deps: ReviewRunnerDeps, session: ReviewSession
   const data = await readDrawingData(session.source, plan, meter);
   const drawing = drawingEvidence(data, plan.frames, plan.allFrames);
   const leaderScale = plan.frames[0] ? frameUnitsPerPaperMm(plan.frames[0]) : 1;
-  const annotationLocale = drawingLocale(data.texts);
+  const annotationLocale = drawingLocale(drawingTexts(data));
   const drawingFindings = groupRuleDrafts(evaluateDrawingRules(checklist, { frames: plan.frames, drawing, locale: options.locale, annotationLocale }), options.locale, annotationLocale).map((draft) =>
     completeFinding(draft, drawing.fingerprint, LEADER_OFFSET_MM * leaderScale),
   );
@@ -157,7 +158,7 @@ async function executeRun(
   let done = records.length - todo.length;
   const drawingRefs = [...meter.refs];
   // Annotations are written in the drawing's language, whatever the report's.
-  const annotationLocale = drawingLocale(data.texts);
+  const annotationLocale = drawingLocale(drawingTexts(data));
   deps.onProgress?.({ taskId: runId, phase: 'frames', done, total: records.length });
   await runBounded(todo, Math.min(16, Math.max(1, session.concurrency)), session.signal, async (record) => {
     let evidence: GatheredEvidence;
@@ -282,5 +283,6 @@ function reviewFrame(
   );
   const summary = { ...summariseEvidence(evidence), ...(llm ? { llmCalls: llm.log } : {}) };
   store.completeFrame(run.id, frame.id, { evidence: summary, screenshots: evidence.screenshots, findings, ...(llmError ? { llmError } : {}) });
-  store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale)));
+  const sheet = sheetOf(frame);
+  store.proposeAnnotations(findings.map((f) => proposeAnnotation(f, LEADER_TEXT_MM * scale, sheet.space === 'paper' ? sheet.layout : undefined)));
 }

@@ -5,6 +5,7 @@ import type { Frame } from '../domain/frame';
 import { planScreenshotTiles, type BBox } from '../domain/geometry';
 import { badResult, callTool, type ToolCallMeter } from './toolCalls';
 import { decodeScreenshotMeta } from './payloadDecoders';
+import { sheetOf, sheetSpaceArgs, type Sheet } from '../domain/sheet';
 
 /** Long edge of screenshots (the vision preprocessing default; larger images cost tokens, not legibility). */
 export const SCREENSHOT_MAX_EDGE = 1280;
@@ -21,8 +22,9 @@ export interface CapturedScreenshot {
   png: Uint8Array;
 }
 
-async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string, output: ReviewOutput, region: BBox, file: string, id: string): Promise<CapturedScreenshot> {
-  const result = await callTool(source, meter, tool, { bbox: [region.minX, region.minY, region.maxX, region.maxY], max_edge: SCREENSHOT_MAX_EDGE });
+/** Renders a region of the sheet in its space: a paper sheet as plotted (its layout, model space through the viewports). */
+async function capture(source: DrawingSource, meter: ToolCallMeter, tool: string, output: ReviewOutput, sheet: Sheet, region: BBox, file: string, id: string): Promise<CapturedScreenshot> {
+  const result = await callTool(source, meter, tool, { ...sheetSpaceArgs(sheet), bbox: [region.minX, region.minY, region.maxX, region.maxY], max_edge: SCREENSHOT_MAX_EDGE });
   const image = result.content.find((block) => block.type === 'image');
   const meta = result.content.find((block) => block.type === 'text');
   if (!image || image.type !== 'image' || !meta || meta.type !== 'text') throw badResult(tool, 'expected an image part and a JSON text part');
@@ -52,14 +54,15 @@ export async function captureFrameScreenshots(
   tiles: boolean,
 ): Promise<CapturedScreenshot[]> {
   const stem = safeFileStem(frame.id);
-  const shots = [await capture(source, meter, tool, output, frame.bbox, `screenshots/${stem}.png`, `screenshot:${frame.id}/overview`)];
+  const sheet = sheetOf(frame);
+  const shots = [await capture(source, meter, tool, output, sheet, sheet.extents, `screenshots/${stem}.png`, `screenshot:${frame.id}/overview`)];
   if (!tiles) return shots;
   const minTextHeight = Math.min(...texts.map((t) => t.height).filter((h) => h > 0));
   if (!Number.isFinite(minTextHeight)) return shots;
-  const grid = planScreenshotTiles(frame.bbox, { minTextHeight, minTextPixels: MIN_TEXT_PIXELS, maxEdge: SCREENSHOT_MAX_EDGE, maxTiles: MAX_TILES });
+  const grid = planScreenshotTiles(sheet.extents, { minTextHeight, minTextPixels: MIN_TEXT_PIXELS, maxEdge: SCREENSHOT_MAX_EDGE, maxTiles: MAX_TILES });
   if (grid.length === 1) return shots;
   for (const [index, region] of grid.entries()) {
-    shots.push(await capture(source, meter, tool, output, region, `screenshots/${stem}-tile${index + 1}.png`, `screenshot:${frame.id}/tile${index + 1}`));
+    shots.push(await capture(source, meter, tool, output, sheet, region, `screenshots/${stem}-tile${index + 1}.png`, `screenshot:${frame.id}/tile${index + 1}`));
   }
   return shots;
 }

@@ -20,6 +20,8 @@ export const annotationSchema = z
     textAt: pointSchema,
     /** Text height in drawing units (3.5 mm on paper times the frame scale). */
     textHeight: z.number().positive(),
+    /** Paper layout the note is written into, at sheet coordinates (a paper sheet's finding); absent for model space. */
+    layout: z.string().min(1).max(255).optional(),
     /** Hash of the exact write payload the user approved; null when not approved. */
     approvedPayloadHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   })
@@ -33,13 +35,20 @@ export type Annotation = z.infer<typeof annotationSchema>;
 export interface LeaderPayload {
   tool: 'add_leader_annotation';
   /** Points as [x, y] pairs, the arrow tip first (the cad_mcp_frame and DXF backend convention). */
-  args: { points: [[number, number], [number, number]]; text: string; height: number; reviewId?: string };
+  args: { points: [[number, number], [number, number]]; text: string; height: number; reviewId?: string; layout?: string };
 }
 
 export function leaderPayload(annotation: Annotation): LeaderPayload {
   return {
     tool: 'add_leader_annotation',
-    args: { points: [[annotation.anchor.x, annotation.anchor.y], [annotation.textAt.x, annotation.textAt.y]], text: annotation.text, height: annotation.textHeight, reviewId: annotation.shortId },
+    args: {
+      points: [[annotation.anchor.x, annotation.anchor.y], [annotation.textAt.x, annotation.textAt.y]],
+      text: annotation.text,
+      height: annotation.textHeight,
+      reviewId: annotation.shortId,
+      // Only paper sheets name their layout, so a model note's payload (and its approval hash) is as before.
+      ...(annotation.layout ? { layout: annotation.layout } : {}),
+    },
   };
 }
 
@@ -57,8 +66,10 @@ export function payloadHash(annotation: Annotation): string {
   return sha256Hex(canonicalJson(leaderPayload(annotation)));
 }
 
-export function proposeAnnotation(finding: Finding, textHeight: number): Annotation {
+/** The proposed note of a finding; `layout` for a finding on a paper sheet (see sheet.ts). */
+export function proposeAnnotation(finding: Finding, textHeight: number, layout?: string): Annotation {
   return {
+    ...(layout ? { layout } : {}),
     findingId: finding.id,
     shortId: finding.shortId,
     state: 'proposed',

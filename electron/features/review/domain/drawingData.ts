@@ -4,6 +4,7 @@ import { bboxCenter, boxesIntersect, pointInBox, type BBox } from './geometry';
 import { sha256Hex } from './sha256';
 import { drawingListIssues, isDrawingListFrame, readDrawingList, type DrawingListEvidence } from './drawingList';
 import { modelOwners, sheetFrameEvidence, type SheetData } from './sheetEvidence';
+import { sheetOf } from './sheet';
 
 /** Everything read drawing-wide once per run; frames take their share by location. */
 export interface DrawingData {
@@ -37,14 +38,15 @@ export const AI_REVIEW_LAYER = 'AI_REVIEW';
 export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: readonly Frame[] = [frame]): Omit<FrameEvidence, 'screenshots' | 'toolCalls'> {
   const inFrame = (p: { x: number; y: number }): boolean => pointInBox(p, frame.bbox);
   const ours = (layer: string): boolean => layer === AI_REVIEW_LAYER;
-  const sheet = frame.layout.toUpperCase() === 'MODEL' ? undefined : data.sheets?.[frame.layout];
-  if (sheet) {
-    const shown = sheetFrameEvidence(sheet, frame, modelOwners(data.entities, data.sheets ?? {}, frames), ours);
+  if (sheetOf(frame).space === 'paper') {
+    // A paper sheet's evidence is what it plots; the drawing-wide listing is model space in model
+    // coordinates and never stands in for it (a backend that cannot read the sheet leaves it empty).
+    const sheet = data.sheets?.[frame.layout] ?? { entities: [], texts: [], dimensions: [] };
+    const shown = sheetFrameEvidence(sheet, frame, modelOwners(data.entities, data.sheets ?? {}, frames), ours, data);
     // The layout's own strokes between its trimmed sheet and the border (centring marks) are the frame's margin.
     const paperBox = frame.sheet?.box;
     const margin = paperBox ? sheet.entities.filter((e) => e.space !== 'model' && !ours(e.layer) && e.bbox !== undefined && pointInBox(bboxCenter(e.bbox), paperBox) && !inFrame(bboxCenter(e.bbox))) : [];
-    // dimensions and detector hits are read in model space; on a sheet they are known only through the entities shown
-    return { frameId: frame.id, entities: shown.entities, ...(margin.length > 0 ? { marginEntities: margin } : {}), entitiesTruncated: data.entitiesTruncated, texts: shown.texts, dimensions: [], zeroLength: [], duplicates: [] };
+    return { frameId: frame.id, ...shown, ...(margin.length > 0 ? { marginEntities: margin } : {}), entitiesTruncated: data.entitiesTruncated, layers: data.layers };
   }
   const sheetBox = frame.sheet?.box;
   return {
@@ -58,6 +60,11 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: reado
     duplicates: data.duplicates.filter((group) => inFrame(group.location)),
     layers: data.layers,
   };
+}
+
+/** Every text the drawing shows: model space and each paper sheet's own (what its language is judged by). */
+export function drawingTexts(data: DrawingData): TextItem[] {
+  return [...data.texts, ...Object.values(data.sheets ?? {}).flatMap((sheet) => sheet.texts)];
 }
 
 /** The paper a frame stands for: the trimmed sheet when known (zone labels and centring marks sit between it and the border). */

@@ -66,6 +66,10 @@ export interface DimensionItem {
   layer: string;
   /** Height of the text the dimension's block shows, in drawing units (DIMTXT × DIMSCALE as drawn), when known. */
   blockTextHeight?: number;
+  /** Paper sheets: "model" for a model-space dimension seen through a viewport (position and height on the sheet). */
+  space?: 'paper' | 'model';
+  /** Model-space text position of a dimension seen through a viewport. */
+  modelPosition?: Point;
 }
 
 /** A deterministic detector hit (zero-length entity). */

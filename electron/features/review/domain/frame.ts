@@ -40,6 +40,11 @@ export const frameSchema = z
     extentsOnly: z.boolean().optional(),
     /** Paper-space frames: model units per paper unit of each model viewport on the sheet. */
     viewportScales: z.array(z.number().positive()).max(100).optional(),
+    /** Paper-space frames: the model viewports on the sheet (see sheet.ts), when the backend reports them. */
+    viewports: z
+      .array(z.object({ handle: z.string().max(100), bbox: bboxSchema, modelBbox: bboxSchema, scale: z.number().positive() }).strict())
+      .max(100)
+      .optional(),
     /** Where each title-block value sits, when the backend reports it (annotation anchors). */
     titleBlockAnchors: z.partialRecord(titleFieldSchema, pointSchema),
     origin: z.enum(['detected', 'whole-drawing']),

@@ -38,7 +38,12 @@ export function placeLeaderText(input: LeaderPlacementInput): Point {
   const { frame, anchor, offset, unitsPerPaperMm: k } = input;
   const b = frame.bbox;
   const inside: BBox = { minX: b.minX + MARGIN_MM.left * k, minY: b.minY + MARGIN_MM.other * k, maxX: b.maxX - MARGIN_MM.other * k, maxY: b.maxY - MARGIN_MM.other * k };
-  const titleBlock: BBox = { minX: b.maxX - (TITLE_BLOCK_MM.width + MARGIN_MM.other) * k, minY: b.minY, maxX: b.maxX, maxY: b.minY + (TITLE_BLOCK_MM.height + MARGIN_MM.other) * k };
+  // The title block where the backend found it (grown by a little air), else where GB puts it.
+  const found = frame.titleBlockBox;
+  const air = 2 * k;
+  const titleBlock: BBox = found
+    ? { minX: found.minX - air, minY: found.minY - air, maxX: found.maxX + air, maxY: found.maxY + air }
+    : { minX: b.maxX - (TITLE_BLOCK_MM.width + MARGIN_MM.other) * k, minY: b.minY, maxX: b.maxX, maxY: b.minY + (TITLE_BLOCK_MM.height + MARGIN_MM.other) * k };
   // Lines that span most of the frame (border, title-block rules, centre lines) are not "content".
   const content = input.occupied.filter((o) => bboxWidth(o) < bboxWidth(b) * 0.5 && bboxHeight(o) < bboxHeight(b) * 0.5);
   let best: { at: Point; score: number } | undefined;

@@ -1,11 +1,19 @@
-import type { EntitySummary, TextItem } from './evidence';
+import type { DetectorHit, DimensionItem, DuplicateGroup, EntitySummary, TextItem } from './evidence';
 import type { Frame } from './frame';
-import { bboxCenter, pointInBox } from './geometry';
+import { bboxCenter, pointInBox, type Point } from './geometry';
 
 /** What one paper layout's sheet shows: its own entities plus model space seen through its viewports (locations on the sheet). */
 export interface SheetData {
   entities: EntitySummary[];
   texts: TextItem[];
+  /** Dimensions drawn on the sheet and those its viewports show (positions on the sheet). */
+  dimensions: DimensionItem[];
+}
+
+/** What a paper frame's evidence holds: the sheet's share plus the detector hits on it, located on the sheet. */
+export interface SheetFrameEvidence extends SheetData {
+  zeroLength: DetectorHit[];
+  duplicates: DuplicateGroup[];
 }
 
 /** Model-space identity of an item seen through a viewport (the same entity seen twice is one entity). */
@@ -43,7 +51,13 @@ export function modelOwners(modelEntities: readonly EntitySummary[], sheets: Rea
  * frame, plus the model-space ones its viewports show there that this frame owns (modelOwners);
  * locations are sheet coordinates, model coordinates ride along (modelBbox, modelPosition).
  */
-export function sheetFrameEvidence(sheet: SheetData, frame: Frame, owners: ReadonlyMap<string, string>, ours: (layer: string) => boolean): SheetData {
+export function sheetFrameEvidence(
+  sheet: SheetData,
+  frame: Frame,
+  owners: ReadonlyMap<string, string>,
+  ours: (layer: string) => boolean,
+  detectors: { zeroLength: readonly DetectorHit[]; duplicates: readonly DuplicateGroup[] } = { zeroLength: [], duplicates: [] },
+): SheetFrameEvidence {
   const owned = (handle: string, type: string): boolean => !handle || owners.get(modelKey(handle, type)) === frame.id;
   const seen = new Set<string>();
   const entities = sheet.entities.filter((e) => {
@@ -56,5 +70,17 @@ export function sheetFrameEvidence(sheet: SheetData, frame: Frame, owners: Reado
   });
   const entityTypes = new Map(sheet.entities.filter((e) => e.space === 'model').map((e) => [e.handle, e.type]));
   const texts = sheet.texts.filter((t) => !ours(t.layer) && pointInBox(t.position, frame.bbox) && (t.space !== 'model' || owned(t.handle, entityTypes.get(t.handle) ?? '')));
-  return { entities, texts };
+  const dimensions = sheet.dimensions.filter((d) => !ours(d.layer) && d.position !== null && pointInBox(d.position, frame.bbox) && (d.space !== 'model' || owned(d.handle, entityTypes.get(d.handle) ?? 'DIMENSION')));
+  // Detector hits are found drawing-wide; on a sheet they are where the sheet shows their entity.
+  const onSheet = new Map<string, Point>();
+  for (const e of entities) if (e.bbox) onSheet.set(`${e.type}|${e.handle}`, bboxCenter(e.bbox));
+  const zeroLength = detectors.zeroLength.flatMap((hit) => {
+    const at = onSheet.get(modelKey(hit.handle, hit.type));
+    return at ? [{ ...hit, location: at }] : [];
+  });
+  const duplicates = detectors.duplicates.flatMap((group) => {
+    const at = onSheet.get(modelKey(group.handles[0]!, group.type));
+    return at ? [{ ...group, location: at }] : [];
+  });
+  return { entities, texts, dimensions, zeroLength, duplicates };
 }

@@ -1,10 +1,20 @@
 import { z } from 'zod';
-import { framesInBox, boxJson, r6 } from '../../../../drawing';
-import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox } from '../session';
+import { boxesIntersect, framesInBox, boxJson, layoutViewports, r6, type DrawingFrame } from '../../../../drawing';
+import { bboxSchema, defineTool, jsonResult, layoutSchema, toBox, type DxfSession } from '../session';
+
+/** The model viewports a paper frame shows (clip box on the sheet, model box, model units per paper unit). */
+function sheetViewports(session: DxfSession, frame: DrawingFrame): { viewports?: unknown[] } {
+  const layout = session.doc.layouts.find((l) => l.name === frame.layout);
+  if (!layout?.paperSpace) return {};
+  const viewports = layoutViewports(session.index, layout)
+    .filter((v) => boxesIntersect(v.clipBox, frame.bbox))
+    .map((v) => ({ handle: v.entity.handle, bbox: boxJson(v.clipBox), modelBbox: boxJson(v.modelBox), scale: r6(1 / v.scale) }));
+  return viewports.length > 0 ? { viewports } : {};
+}
 
 export const findFramesTool = defineTool({
   name: 'find_frames',
-  description: 'Drawing frames: frame/title-block block inserts, closed rectangles matching A0–A4 sheets (trim edge or inner border) at any uniform scale or drawn on a border layer, text-only title blocks, and paper layouts that are not just views of model frames; with the trimmed sheet (size in mm, margins, sheetBox), scale, paperUnitsPerMm for frames on paper layouts (1, or 1/25.4 when the paper is in inches) and title-block fields (title, drawingNo, scale, designer, checker, approver, date, revision, material, weight, sheetNo, sheetCount, organisation).',
+  description: 'Drawing frames: frame/title-block block inserts, closed rectangles matching A0–A4 sheets (trim edge or inner border) at any uniform scale or drawn on a border layer, text-only title blocks, and paper layouts that are not just views of model frames (their paper as plotted, extent "paper", else their content), and a space without any border as one sheet of its extents (kind "extents"); paper frames list the model viewports they show (clip bbox on the sheet, modelBbox, scale = model units per paper unit); with the trimmed sheet (size in mm, margins, sheetBox), scale, paperUnitsPerMm for frames on paper layouts (1, or 1/25.4 when the paper is in inches) and title-block fields (title, drawingNo, scale, designer, checker, approver, date, revision, material, weight, sheetNo, sheetCount, organisation).',
   input: z.object({ layout: layoutSchema, bbox: bboxSchema.optional() }).strict(),
   run(session, input) {
     let frames = framesInBox(session.frames(), input.bbox ? toBox(input.bbox) : undefined);
@@ -31,6 +41,8 @@ export const findFramesTool = defineTool({
         fieldSources: f.titleBlock.sources,
         ...(f.titleBlock.box ? { titleBlockBox: boxJson(f.titleBlock.box) } : {}),
         ...(f.viewportScales.length > 0 ? { viewportScales: f.viewportScales.map(r6) } : {}),
+        ...(f.extent ? { extent: f.extent } : {}),
+        ...sheetViewports(session, f),
         ...(paperUnitsPerMm(f.layout) === undefined ? {} : { paperUnitsPerMm: r6(paperUnitsPerMm(f.layout)!) }),
       })),
     });

@@ -16,10 +16,10 @@ export const getDrawingInfo = defineTool({
       return values && values.length >= 2 ? values.slice(0, 2).map((v) => r6(Number(v.value))) : null;
     };
     const insUnits = Number(header('$INSUNITS') ?? 0);
-    // Annotations added this session are part of the drawing a client reads back (they go to model space).
-    const added = session.addedByType();
-    const addedTotal = Object.values(added).reduce((n, c) => n + c, 0);
-    const withAdded = (counts: Record<string, number>): Record<string, number> => {
+    // Annotations added this session are part of the drawing a client reads back (in the layout they were written to).
+    const total = (counts: Record<string, number>): number => Object.values(counts).reduce((n, c) => n + c, 0);
+    const addedTotal = doc.layouts.reduce((n, layout) => n + total(session.addedByType(layout.name)), 0);
+    const withAdded = (counts: Record<string, number>, added: Record<string, number>): Record<string, number> => {
       const merged = { ...counts };
       for (const [type, n] of Object.entries(added)) merged[type] = (merged[type] ?? 0) + n;
       return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
@@ -32,9 +32,8 @@ export const getDrawingInfo = defineTool({
       layouts: doc.layouts.map((layout) => {
         const box = emptyBox();
         for (const e of layout.entities) unionBox(box, session.index.box(e));
-        const counts = countByType(layout.entities);
-        const model = !layout.paperSpace;
-        return { name: layout.name, paperSpace: layout.paperSpace, block: layout.blockName, entityCount: layout.entities.length + (model ? addedTotal : 0), countsByType: model ? withAdded(counts) : counts, extents: boxJson(box) };
+        const added = session.addedByType(layout.name);
+        return { name: layout.name, paperSpace: layout.paperSpace, block: layout.blockName, entityCount: layout.entities.length + total(added), countsByType: withAdded(countByType(layout.entities), added), extents: boxJson(box) };
       }),
       layerCount: doc.layers.size + (addedTotal > 0 && !doc.layers.has(REVIEW_LAYER) ? 1 : 0),
       blockCount: [...doc.blocks.values()].filter((b) => !b.name.startsWith('*')).length,
