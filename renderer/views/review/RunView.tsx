@@ -3,6 +3,7 @@ import { useApp, useT } from '../../store/StoreContext';
 import { DownloadButton } from './DownloadButton';
 import { FindingsPanel } from './FindingsPanel';
 import { FrameDetail, LiveFrameDetail } from './FrameDetail';
+import { SplitPane } from './SplitPane';
 import { layoutTabs } from './viewer/layoutTabs';
 import { WriteDialog } from './WriteDialog';
 
@@ -89,37 +90,42 @@ export function RunView() {
           {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span> <DownloadButton kind="dxf" label={t('review.download.dxf')} />
         </p>
       )}
-      <div className="run-body">
-        <ul className="frame-list" data-testid="run-frames">
-          {run.frames.map((f) => (
-            <li key={f.frame.id}>
-              <button type="button" className={`frame-row${f.frame.id === frame?.frame.id ? ' active' : ''}`} onClick={() => selectFrame(f.frame.id)} data-testid={`run-frame-${f.frame.id}`} data-status={f.status}>
-                <strong>{f.frame.titleBlock.title || f.frame.label}</strong>
-                <span className="hint">
-                  {t(`review.frameStatus.${f.status}`)} · {f.frame.sheetName ?? ''}
-                </span>
-                <span className="frame-counts">
-                  {SEVERITIES.filter((s) => f.counts[s] > 0).map((s) => (
-                    <span key={s} className={`pill sev-${s}`}>
-                      {f.counts[s]}
-                    </span>
-                  ))}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div className="run-frame">
-          {!frame ? (
-            <p className="hint">{t('review.frame.none')}</p>
-          ) : live && frame.status !== 'failed' ? (
-            <LiveFrameDetail frame={frame} findings={frameFindings} numbers={numbers} layouts={layoutTabs(drawing)} />
-          ) : (
-            <FrameDetail frame={frame} findings={frameFindings} numbers={numbers} />
-          )}
-        </div>
-        <FindingsPanel run={run} numbers={numbers} frameId={frame?.frame.id ?? null} />
-      </div>
+      <ul className="frame-list" data-testid="run-frames" aria-label={t('review.run.frames')}>
+        {run.frames.map((f) => (
+          <li key={f.frame.id}>
+            <button type="button" className={`frame-row${f.frame.id === frame?.frame.id ? ' active' : ''}`} aria-pressed={f.frame.id === frame?.frame.id} onClick={() => selectFrame(f.frame.id)} data-testid={`run-frame-${f.frame.id}`} data-status={f.status}>
+              <strong>{f.frame.titleBlock.title || f.frame.label}</strong>
+              <span className="hint">
+                {t(`review.frameStatus.${f.status}`)}
+                {f.frame.sheetName ? ` · ${f.frame.sheetName}` : ''}
+              </span>
+              <span className="frame-counts">
+                {SEVERITIES.filter((s) => f.counts[s] > 0).map((s) => (
+                  <span key={s} className={`pill sev-${s}`} title={t(`review.severity.${s}`)}>
+                    {f.counts[s]}
+                  </span>
+                ))}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <SplitPane
+        testId="run-split"
+        label={t('review.split.label')}
+        start={
+          <div className="run-frame">
+            {!frame ? (
+              <p className="hint">{t('review.frame.none')}</p>
+            ) : live && frame.status !== 'failed' ? (
+              <LiveFrameDetail frame={frame} findings={frameFindings} numbers={numbers} layouts={layoutTabs(drawing)} />
+            ) : (
+              <FrameDetail frame={frame} findings={frameFindings} numbers={numbers} />
+            )}
+          </div>
+        }
+        end={<FindingsPanel run={run} numbers={numbers} frameId={frame?.frame.id ?? null} />}
+      />
       <WriteDialog />
     </div>
   );
