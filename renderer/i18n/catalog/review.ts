@@ -142,7 +142,7 @@ export const reviewEn = {
   'review.findings.count': '{shown} of {total} findings',
   'review.finding.llm': 'AI',
   'review.finding.annotation': 'Leader text:',
-  'review.finding.evidence': 'Evidence:',
+  'review.finding.evidence': 'Evidence',
   'review.finding.approve': 'Approve',
   'review.finding.approved': 'Approved',
   'review.finding.editText': 'Edit text',
@@ -186,12 +186,13 @@ export const reviewEn = {
   'review.write.copyDesktop': 'A copy of the drawing with the annotations is saved as {name}; your original file is not changed.',
   'review.write.whereKept': 'Where CadSight keeps the copy',
   'review.write.failedOne': 'Annotation #{n} could not be written.',
-  'review.write.introUser': '{count, plural, one {This annotation goes} other {These # annotations go}} on the drawing {target}, on a layer of their own (AI_REVIEW):',
+  'review.write.introUser': '{count, plural, one {This annotation goes} other {These # annotations go}} on the drawing {target}, on the layer AI_REVIEW (apart from the drawing\'s own layers):',
   'review.write.number': 'No.',
   'review.write.rule': 'Rule',
   'review.write.problem': 'Problem',
   'review.write.sheet': 'Sheet',
   'review.write.preview': 'Where',
+  'review.viewer.modelSpace': 'Model',
 } as const;
 
 export const reviewZh: Record<keyof typeof reviewEn, string> = {
@@ -337,7 +338,7 @@ export const reviewZh: Record<keyof typeof reviewEn, string> = {
   'review.findings.count': '显示 {shown} / 共 {total} 个问题',
   'review.finding.llm': 'AI',
   'review.finding.annotation': '引线文字：',
-  'review.finding.evidence': '证据：',
+  'review.finding.evidence': '证据',
   'review.finding.approve': '批准',
   'review.finding.approved': '已批准',
   'review.finding.editText': '修改文字',
@@ -387,4 +388,5 @@ export const reviewZh: Record<keyof typeof reviewEn, string> = {
   'review.write.problem': '问题',
   'review.write.sheet': '图纸',
   'review.write.preview': '位置',
+  'review.viewer.modelSpace': '模型',
 };

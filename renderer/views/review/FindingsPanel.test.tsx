@@ -68,11 +68,11 @@ describe('findings grouped by rule', () => {
     expect(groups[0]!.description).toBe('Text height follows the standard');
   });
 
-  it('zooms to a finding at least a sixth of the frame wide, centred on it, and takes further locations into account when a finding has them', () => {
+  it('zooms to a finding at least half the frame wide, centred on it, and takes further locations into account when a finding has them', () => {
     const frame = { minX: 0, minY: 0, maxX: 600, maxY: 300 };
     const box = findingFocusBox(finding(1, 'TXT-001'), frame);
     expect([(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2]).toEqual([10, 50]);
-    expect(box.maxX - box.minX).toBeCloseTo(100);
+    expect(box.maxX - box.minX).toBeCloseTo(300);
     const spread = { ...finding(1, 'TXT-001'), locations: [{ kind: 'point', point: { x: 410, y: 50 } }] } as FindingView;
     const wide = findingFocusBox(spread, frame);
     expect(wide.minX).toBeLessThanOrEqual(10);

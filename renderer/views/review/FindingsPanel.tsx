@@ -77,9 +77,11 @@ function FindingCard({ finding, n, tabbable, rowId }: { finding: FindingView; n:
         </div>
       )}
       {selected && finding.evidenceRefs.length > 0 && (
-        <p className="hint finding-evidence" data-testid="finding-evidence">
-          {t('review.finding.evidence')} <span className="mono">{finding.evidenceRefs.join(' · ')}</span>
-        </p>
+        // What the finding rests on, as the backend names it (tools, entity handles): folded, for whoever wants to check.
+        <details className="hint finding-evidence" data-testid="finding-evidence" onClick={(e) => e.stopPropagation()}>
+          <summary>{t('review.finding.evidence')}</summary>
+          <span className="mono">{finding.evidenceRefs.join(' · ')}</span>
+        </details>
       )}
       {written && finding.writtenAt && <p className="hint ok">{t('review.finding.writtenAt', { at: formatDateTime(locale, finding.writtenAt) })}</p>}
       {!written && editing === null && finding.hypothesis && (
@@ -144,7 +146,7 @@ function GroupHead({ group, collapsed, onToggle, tabbable, rowId }: { group: Fin
       <button type="button" className="finding-group-toggle" data-row={rowId} tabIndex={tab} aria-expanded={!collapsed} onClick={onToggle} data-testid="finding-group-toggle">
         <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
         <span className="mono">{group.ruleId}</span>
-        <span className="finding-group-title">{group.description}</span>
+        <span className="finding-group-title" title={group.description}>{group.description}</span>
         <span className="pill" data-testid="finding-group-count">{t('review.group.count', { count: group.findings.length })}</span>
       </button>
       <div className="finding-group-actions">
@@ -195,10 +197,17 @@ export function FindingsPanel({ run, numbers, frameId }: { run: RunDetail; numbe
   const selectedRow = selectedId ? `finding:${selectedId}` : null;
   const active = rows.find((r) => r.id === activeRow)?.id ?? rows.find((r) => r.id === selectedRow)?.id ?? rows[0]?.id ?? null;
 
-  // A finding selected elsewhere (a marker on the drawing) becomes the list's tab stop and scrolls into view.
+  // A finding selected elsewhere (a marker on the drawing) becomes the list's tab stop and scrolls
+  // into view, inside the list only (scrollIntoView would scroll the page and the drawing too).
   useEffect(() => {
     setActiveRow(null);
-    if (selectedId) list.current?.querySelector(rowSelector(`finding:${selectedId}`))?.scrollIntoView?.({ block: 'nearest' });
+    const container = list.current;
+    const card = selectedId ? container?.querySelector(rowSelector(`finding:${selectedId}`)) : null;
+    if (!container || !card) return;
+    const outer = container.getBoundingClientRect();
+    const inner = card.getBoundingClientRect();
+    if (inner.top < outer.top) container.scrollTop -= outer.top - inner.top;
+    else if (inner.bottom > outer.bottom) container.scrollTop += Math.min(inner.bottom - outer.bottom, inner.top - outer.top);
   }, [selectedId]);
 
   const toggle = (ruleId: string): void =>

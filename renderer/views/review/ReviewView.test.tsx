@@ -191,8 +191,8 @@ describe('Review view', () => {
     const decided = fake.calls.find((c) => c.channel === 'reviewDecide')!.input;
     expect(decided.decision.kind).toBe('edit');
     // Two coarse steps right (8 px each), one fine step up (1 px), in drawing units of the fitted frame.
-    // Zoomed to the finding: a sixth of the frame (420 × 297) fitted into the 800 × 520 fallback stage with 4 % room.
-    const upp = Math.max(420 / 6 / 800, 297 / 6 / 520) * 1.04;
+    // Zoomed to the finding: half the frame (420 × 297) fitted into the 800 × 520 fallback stage with 4 % room.
+    const upp = Math.max(420 / 2 / 800, 297 / 2 / 520) * 1.04;
     expect(decided.decision.anchor.x).toBeCloseTo(100 + 16 * upp, 3);
     expect(decided.decision.anchor.y).toBeCloseTo(100 + upp, 3);
   });

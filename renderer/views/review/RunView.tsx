@@ -5,7 +5,7 @@ import { FindingsPanel } from './FindingsPanel';
 import { FrameDetail, LiveFrameDetail } from './FrameDetail';
 import { SplitPane } from './SplitPane';
 import { layoutTabs } from './viewer/layoutTabs';
-import { WriteDialog } from './WriteDialog';
+import { baseName, WriteDialog } from './WriteDialog';
 
 const SEVERITIES = ['blocking', 'major', 'minor', 'info'] as const;
 const PHASES = ['plan', 'evidence', 'frames', 'report'] as const;
@@ -79,15 +79,28 @@ export function RunView() {
           {summary.status === 'completed_with_errors' ? t('review.run.partial', { message: summary.error.message }) : t('review.run.failed', { code: summary.error.code, message: summary.error.message })}
         </p>
       )}
-      {run.report && (
-        <p className="hint run-files" data-testid="report-paths">
-          {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>{' '}
-          <DownloadButton kind="markdown" label={t('review.download.markdown')} /> <DownloadButton kind="json" label={t('review.download.json')} />
-        </p>
-      )}
-      {run.savedDrawing && (
-        <p className="hint ok run-files" data-testid="saved-drawing">
-          {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span> <DownloadButton kind="dxf" label={t('review.download.dxf')} />
+      {(run.report || run.savedDrawing) && (
+        // File names only (the full path in the tooltip): the run's files download from here.
+        <p className="hint run-files">
+          {run.report && (
+            <span data-testid="report-paths">
+              {t('review.run.report')}{' '}
+              <span className="mono" title={run.report.markdown}>
+                {baseName(run.report.markdown)}
+              </span>{' '}
+              <DownloadButton kind="markdown" label={t('review.download.markdown')} />{' '}
+              <DownloadButton kind="json" label={t('review.download.json')} />
+            </span>
+          )}
+          {run.savedDrawing && (
+            <span className="ok" data-testid="saved-drawing">
+              {t('review.run.saved')}{' '}
+              <span className="mono" title={run.savedDrawing}>
+                {baseName(run.savedDrawing)}
+              </span>{' '}
+              <DownloadButton kind="dxf" label={t('review.download.dxf')} />
+            </span>
+          )}
         </p>
       )}
       <ul className="frame-list" data-testid="run-frames" aria-label={t('review.run.frames')}>

@@ -9,7 +9,7 @@ type PlannedItem = WritePlan['items'][number];
 const PREVIEW_EDGE = 200;
 
 /** The file name of a path as the host wrote it (Windows or POSIX separators). */
-const fileName = (path: string): string => path.split(/[\\/]/).pop() ?? path;
+export const baseName = (path: string): string => path.split(/[\\/]/).pop() ?? path;
 
 /**
  * A small picture of the drawing where the leader goes, with the leader drawn over it (the drawing
@@ -69,7 +69,7 @@ export function WriteDialog() {
   const frames = new Map((run?.frames ?? []).map((f) => [f.frame.id, f.frame]));
   const rules = new Map((run?.checklistItems ?? []).map((i) => [i.id, i.description]));
   const live = drawing !== null && run !== null && drawing.source.label === run.run.source;
-  const copyNote = (path: string): string => (browser ? t('review.write.copyDownload', { name: fileName(path) }) : t('review.write.copyDesktop', { name: fileName(path) }));
+  const copyNote = (path: string): string => (browser ? t('review.write.copyDownload', { name: baseName(path) }) : t('review.write.copyDesktop', { name: baseName(path) }));
 
   if (result) {
     return (
@@ -109,7 +109,7 @@ export function WriteDialog() {
         <p>{t('review.write.nothing')}</p>
       ) : (
         <>
-          <p>{t('review.write.introUser', { count: plan.items.length, target: fileName(plan.target) })}</p>
+          <p>{t('review.write.introUser', { count: plan.items.length, target: baseName(plan.target) })}</p>
           <table className="table write-table" data-testid="write-items">
             <thead>
               <tr>

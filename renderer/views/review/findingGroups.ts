@@ -52,15 +52,15 @@ export function findingPlaces(finding: FindingView): Box[] {
 
 /**
  * The box "zoom to finding" fits: everything the finding points at with room around it, at least a
- * sixth of the frame (a point alone would zoom to nothing), centred on the finding, never larger
+ * half the frame (a point alone would zoom to nothing; less loses the context around it), centred on the finding, never larger
  * than the frame.
  */
 export function findingFocusBox(finding: FindingView, frame: Box): Box {
   const places = findingPlaces(finding).reduce(union);
   const frameW = frame.maxX - frame.minX;
   const frameH = frame.maxY - frame.minY;
-  const w = Math.min(Math.max((places.maxX - places.minX) * 1.6, frameW / 6), frameW);
-  const h = Math.min(Math.max((places.maxY - places.minY) * 1.6, frameH / 6), frameH);
+  const w = Math.min(Math.max((places.maxX - places.minX) * 1.6, frameW / 2), frameW);
+  const h = Math.min(Math.max((places.maxY - places.minY) * 1.6, frameH / 2), frameH);
   const cx = (places.minX + places.maxX) / 2;
   const cy = (places.minY + places.maxY) / 2;
   return { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 };
