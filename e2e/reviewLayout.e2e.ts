@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { en, zhCN } from '../renderer/i18n/messages';
+import { englishLeft } from '../renderer/testSupport/englishLeft';
 import { seriousViolations } from './support/axe';
 import { screenshotPath } from './support/browser';
 import type { RunningHost } from './support/host';
@@ -16,17 +16,9 @@ const SIZES = [
   { width: 1440, height: 900 },
 ] as const;
 
-/** Words of the English catalog that no Chinese message uses (product names such as AutoCAD are in both). */
-const asciiWords = (text: string): string[] => text.match(/[A-Za-z]{3,}/g) ?? [];
-const chineseCatalogWords = new Set(Object.values(zhCN).flatMap(asciiWords));
-const englishOnlyWords = new Set(Object.values(en).flatMap(asciiWords).filter((w) => !chineseCatalogWords.has(w)));
-
 /** English catalog words on screen (drawing file names and paths are data, not fallbacks), and raw catalog keys. */
 async function englishLeftOnScreen(page: Page, data: string[]): Promise<string[]> {
-  let text = await page.locator('body').innerText();
-  for (const d of data) text = text.split(d).join(' ');
-  const keys = text.match(/\b(?:review|reviewSet|gen|cadgen|vision|settings|systemCheck|nav|status|banner|error)\.[A-Za-z][\w.-]+/g) ?? [];
-  return [...new Set([...asciiWords(text).filter((w) => englishOnlyWords.has(w)), ...keys])];
+  return englishLeft(await page.locator('body').innerText(), data);
 }
 
 async function openPage(host: RunningHost, size: { width: number; height: number }): Promise<Page> {
