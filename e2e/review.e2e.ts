@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
@@ -89,7 +90,8 @@ describe('Review view journey (browser mode)', () => {
     await expect.poll(() => page.getByTestId('finding-1').getAttribute('data-state'), POLL).toBe('written');
     expect(await page.getByTestId('finding-2').getAttribute('data-state')).toBe('written');
     expect(await page.getByTestId('finding-3').getAttribute('data-state')).toBe('rejected');
-    expect(await page.getByTestId('saved-drawing').textContent()).toContain(saved);
+    // The run names the annotated copy (its folder in the tooltip) and offers it as a download.
+    expect(await page.getByTestId('saved-drawing').textContent()).toContain(path.basename(saved));
     // The annotated DXF and the report download from the browser.
     const [dxfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-dxf').click()]);
     expect(dxfDownload.suggestedFilename()).toBe('cadsight_sample_gb_a3_3frames.ai-review.dxf');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { catalogs, defaultLocale, en, formatMessage, zhCN } from './messages';
+import { catalogs, defaultLocale, en, formatDateTime, formatMessage, formatTime, zhCN } from './messages';
 
 describe('message catalog', () => {
   it('translates every English key into Simplified Chinese with the same parameters', () => {
     for (const key of Object.keys(en) as (keyof typeof en)[]) {
       expect(zhCN[key], key).toBeTruthy();
-      const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const params = (text: string) => [...new Set([...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]))].sort();
       expect(params(zhCN[key]), key).toEqual(params(en[key]));
     }
     expect(Object.keys(zhCN).sort()).toEqual(Object.keys(en).sort());
@@ -15,6 +15,16 @@ describe('message catalog', () => {
     expect(formatMessage('en', 'status.dataDir', { path: '/data' })).toBe('Data: /data');
     expect(formatMessage('zh-CN', 'status.dataDir', {})).toBe('数据目录：{path}');
     expect(catalogs['zh-CN']['nav.review']).toBe('审图');
+  });
+
+  it('picks plural forms by the locale\'s rules and writes dates and times the locale\'s way', () => {
+    expect(formatMessage('en', 'review.group.count', { count: 1 })).toBe('1 finding');
+    expect(formatMessage('en', 'review.group.count', { count: 3 })).toBe('3 findings');
+    expect(formatMessage('zh-CN', 'review.group.count', { count: 3 })).toBe('3 个问题');
+    const at = Date.UTC(2026, 11, 4, 15, 32, 29);
+    expect(formatTime('zh-CN', at)).not.toMatch(/AM|PM/);
+    expect(formatDateTime('zh-CN', at)).toMatch(/2026/);
+    expect(formatTime('en', at)).toMatch(/AM|PM/);
   });
 
   it('defaults to Simplified Chinese for Chinese system locales only', () => {

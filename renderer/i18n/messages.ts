@@ -38,9 +38,36 @@ export type Locale = 'zh-CN' | 'en';
 
 export const catalogs: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zhCN };
 
-/** Formats a message; unknown parameters stay visible as `{name}` so a bug is noticed. */
+/** `{count, plural, one {# frame} other {# frames}}`: one level, `#` is the number, `=N` exact forms allowed. */
+const PLURAL = /\{(\w+), plural,((?:\s*=?\w+\s*\{[^{}]*\})+)\s*\}/g;
+const PLURAL_FORM = /(=?\w+)\s*\{([^{}]*)\}/g;
+
+/**
+ * Formats a message in the locale's words: plural forms picked by Intl.PluralRules of the locale
+ * (Chinese has one form, English "one"/"other"), then `{name}` parameters, numbers written as the
+ * locale writes them. Unknown parameters stay visible as `{name}` so a bug is noticed.
+ */
 export function formatMessage(locale: Locale, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return catalogs[locale][key].replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+  const rules = new Intl.PluralRules(locale);
+  const numbers = new Intl.NumberFormat(locale, { useGrouping: false });
+  const text = catalogs[locale][key].replace(PLURAL, (match, name: string, body: string) => {
+    const value = params[name];
+    if (typeof value !== 'number') return match;
+    const forms = new Map([...body.matchAll(PLURAL_FORM)].map((m) => [m[1]!, m[2]!]));
+    const form = forms.get(`=${value}`) ?? forms.get(rules.select(value)) ?? forms.get('other') ?? match;
+    return form.replace(/#/g, numbers.format(value));
+  });
+  return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+}
+
+/** A date and time as the UI locale writes it (zh-CN: 2026/12/4 15:32; en: 12/4/26, 3:32 PM). */
+export function formatDateTime(locale: Locale, iso: string | number): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** A time of day as the UI locale writes it (zh-CN: 15:32:29; en: 3:32:29 PM). */
+export function formatTime(locale: Locale, iso: string | number): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(iso));
 }
 
 /** zh-CN when the OS/browser locale is Chinese, English otherwise. */

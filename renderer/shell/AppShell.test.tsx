@@ -85,4 +85,21 @@ describe('app shell', () => {
     expect(screen.getByTestId('nav-settings').textContent).toContain('设置');
     expect(screen.getByTestId('nav-review').textContent).toContain('审图');
   });
+
+  it('shows an error only on the view that raised it, says what failed in the user\'s language, and keeps the host\'s wording under Details', async () => {
+    const store = await renderApp(bridgeWith({}));
+    await act(async () => {
+      store.getState().setLocaleLocal('zh-CN');
+      store.getState().reportError({ code: 'REVIEW_SOMETHING_NEW', message: 'dxf reader: group code 999 unexpected', retryable: true }, 'error', { view: 'review', action: 'banner.action.openDrawing' });
+    });
+    const banner = screen.getByTestId('error-banner');
+    expect(banner.getAttribute('data-view')).toBe('review');
+    expect(banner.querySelector('strong')!.textContent).toBe('打开图纸失败： 此操作暂时未能完成，请重试。');
+    expect(banner.querySelector('details')!.textContent).toContain('group code 999');
+    fireEvent.click(screen.getByTestId('nav-images'));
+    expect(screen.queryByTestId('error-banner')).toBeNull();
+    fireEvent.click(screen.getByTestId('nav-review'));
+    fireEvent.click(screen.getByTestId('error-banner-dismiss'));
+    expect(screen.queryByTestId('error-banner')).toBeNull();
+  });
 });

@@ -1,25 +1,49 @@
 import { useApp, useT } from '../store/StoreContext';
 import type { MessageKey } from '../i18n/messages';
 import { en } from '../i18n/messages';
+import type { BannerEntry } from '../store/types';
 
-/** Typed errors from any slice, newest last; the code is always shown so users can report it. */
+const isKey = (key: string): key is MessageKey => key in en;
+
+/**
+ * Typed errors of the view on screen (and app-wide notices), newest last. Each says in the user's
+ * language what failed (the action, then the catalog's text for the code, or a plain "could not be
+ * done" when the code has none); the host's own wording stays behind "Details"; the code is always
+ * shown so users can report it. Entries of other views wait there until dismissed.
+ */
 export function ErrorBanner() {
-  const banner = useApp((s) => s.banner);
+  const view = useApp((s) => s.view);
+  const all = useApp((s) => s.banner);
   const dismiss = useApp((s) => s.dismiss);
   const t = useT();
+  const banner = all.filter((entry) => entry.view === null || entry.view === view);
   if (banner.length === 0) return null;
+  const describe = (entry: BannerEntry): { text: string; detail: boolean } => {
+    const key = `error.${entry.error.code}`;
+    if (isKey(key)) return { text: t(key, { message: entry.error.message }), detail: !en[key].includes('{message}') };
+    return { text: t(entry.error.retryable ? 'banner.unknown.retry' : 'banner.unknown'), detail: true };
+  };
   return (
     <div className="banner-stack" role="alert" aria-live="assertive">
       {banner.map((entry) => {
-        const key = `error.${entry.error.code}` as MessageKey;
-        const text = key in en ? t(key, { message: entry.error.message }) : entry.error.message;
+        const { text, detail } = describe(entry);
+        const action = entry.action !== null && isKey(entry.action) ? t(entry.action) : null;
         return (
-          <div key={entry.id} className={`banner banner-${entry.level}`} data-testid="error-banner" data-code={entry.error.code}>
+          <div key={entry.id} className={`banner banner-${entry.level}`} data-testid="error-banner" data-code={entry.error.code} data-view={entry.view ?? 'app'}>
             <div className="banner-text">
-              <strong>{text}</strong>
+              <strong>
+                {action && <span data-testid="error-banner-action">{t('banner.failedAction', { action })} </span>}
+                {text}
+              </strong>
+              {detail && entry.error.message && (
+                <details className="banner-details">
+                  <summary>{t('banner.details')}</summary>
+                  <span>{entry.error.message}</span>
+                </details>
+              )}
               <span className="banner-code">{t('banner.code', { code: entry.error.code })}</span>
             </div>
-            <button type="button" className="btn-ghost" onClick={() => dismiss(entry.id)}>
+            <button type="button" className="btn-ghost" onClick={() => dismiss(entry.id)} data-testid="error-banner-dismiss">
               {t('banner.dismiss')}
             </button>
           </div>

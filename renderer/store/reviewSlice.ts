@@ -66,6 +66,8 @@ export interface ReviewSlice {
   runImages: Record<string, LoadedImage>;
   selectedFrameId: string | null;
   selectedFindingId: string | null;
+  /** Counts selections (also of the finding already selected): each one centres the drawing on it again. */
+  findingFocusSeq: number;
   filters: FindingFilters;
   /** The finding whose arrow tip the next click on the screenshot places. */
   movingFindingId: string | null;
@@ -91,7 +93,14 @@ export interface ReviewSlice {
   selectFinding(findingId: string | null): void;
   setFilter(key: keyof FindingFilters, value: string): void;
   setMoving(findingId: string | null): void;
-  decide(findingId: string, decision: ReviewDecision): Promise<void>;
+  /** Resolves true when the host took the decision (a failure is in the banner). */
+  decide(findingId: string, decision: ReviewDecision): Promise<boolean>;
+  /**
+   * One decision for several findings (a rule's group): approve takes the findings that can be
+   * approved (proposed, not hypotheses), reject every one not written or rejected yet; one at a
+   * time, in order, the first failure stops the rest (it is in the banner).
+   */
+  decideMany(findingIds: string[], kind: 'approve' | 'reject'): Promise<void>;
   previewWrite(): Promise<void>;
   confirmWrite(): Promise<void>;
   closeWrite(): void;
@@ -115,19 +124,23 @@ const readError = (file: File): AppErrorData => ({ code: 'REVIEW_UPLOAD_UNREADAB
 export const drawingKey = (drawing: DrawingOverview | null): string | null =>
   drawing === null ? null : drawing.source.kind === 'cad' ? `cad:${drawing.source.label}` : `${drawing.source.kind}:${drawing.source.path}`;
 
+/** What the user was doing when a review call failed (catalog `banner.action.<name>`). */
+type ReviewAction = 'review' | 'openDrawing' | 'connectCad' | 'decide' | 'write' | 'download';
+
 /** `set`: the drawing set shown in the main area (reviewSetSlice; named here, not imported, as that slice builds on this one). */
 export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewViewerSlice & { set: unknown }>({ set, get, bridge }: SliceContext<S>): ReviewSlice {
   let subscribed = false;
   /** Frame pictures being fetched, by drawing and key: a card mounted twice asks once. */
   const loadingImages = new Set<string>();
   const put = (partial: Partial<ReviewSlice>): void => set(partial as Partial<S>);
-  /** Reports a typed error unless the very same one is already in the banner (parallel loads fail together). */
-  const report = (error: AppErrorData): void => {
-    if (!get().banner.some((b) => b.error.code === error.code && b.error.message === error.message)) get().reportError(error);
-  };
-  const unwrap = <T>(result: Result<T>): T | undefined => {
+  /**
+   * Reports a typed error on the Review view's banner (only there: a run failing while the user is
+   * elsewhere waits on Review), naming the user's action; the very same error is shown once.
+   */
+  const report = (error: AppErrorData, action: ReviewAction = 'review'): void => get().reportError(error, 'error', { view: 'review', action: `banner.action.${action}` });
+  const unwrap = <T>(result: Result<T>, action?: ReviewAction): T | undefined => {
     if (result.ok) return result.value;
-    report(result.error);
+    report(result.error, action);
     return undefined;
   };
   /** `refresh`: the same drawing read again (its run stays); otherwise a drawing the user opened (the main area shows it). */
@@ -172,6 +185,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
     runImages: {},
     selectedFrameId: null,
     selectedFindingId: null,
+    findingFocusSeq: 0,
     filters: { severity: 'all', status: 'all', item: 'all' },
     movingFindingId: null,
     writePlan: null,
@@ -213,21 +227,21 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
         put({ reviewReady: true, drawingBusy: false });
       }
     },
-    openSample: () => withDrawing(async () => unwrap(await bridge.reviewOpenSample({}))),
+    openSample: () => withDrawing(async () => unwrap(await bridge.reviewOpenSample({}), 'openDrawing')),
     async openDxfFile(file) {
       await withDrawing(async () => {
         let dataBase64: string;
         try {
           dataBase64 = await fileToBase64(file);
         } catch {
-          report(readError(file));
+          report(readError(file), 'openDrawing');
           return undefined;
         }
-        return unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }));
+        return unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }), 'openDrawing');
       });
     },
-    connectCad: (host, port, confirmRemote) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port, ...(confirmRemote ? { confirmRemote } : {}) }))),
-    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({})), true),
+    connectCad: (host, port, confirmRemote) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port, ...(confirmRemote ? { confirmRemote } : {}) }), 'connectCad')),
+    refreshDrawing: () => withDrawing(async () => unwrap(await bridge.reviewRefreshDrawing({}), 'openDrawing'), true),
     async loadFrameImage(frameId, size) {
       const key = frameImageKey(frameId, size);
       const asked = drawingKey(get().drawing);
@@ -291,23 +305,35 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
     selectFrame: (frameId) => put({ selectedFrameId: frameId, movingFindingId: null }),
     selectFinding(findingId) {
       const finding = get().run?.findings.find((f) => f.id === findingId);
-      put({ selectedFindingId: findingId, ...(finding?.frameId ? { selectedFrameId: finding.frameId } : {}) });
+      put({ selectedFindingId: findingId, findingFocusSeq: get().findingFocusSeq + 1, ...(finding?.frameId ? { selectedFrameId: finding.frameId } : {}) });
     },
     setFilter: (key, value) => put({ filters: { ...get().filters, [key]: value } }),
     setMoving: (findingId) => put({ movingFindingId: findingId }),
     async decide(findingId, decision) {
       const run = get().run;
-      if (!run) return;
-      const updated = unwrap(await bridge.reviewDecide({ runId: run.run.id, findingId, decision }));
+      if (!run) return false;
+      const updated = unwrap(await bridge.reviewDecide({ runId: run.run.id, findingId, decision }), 'decide');
       if (updated) {
         const current = get().run;
         if (current?.run.id === run.run.id) put({ run: { ...current, findings: current.findings.map((f) => (f.id === updated.id ? updated : f)) }, movingFindingId: null });
+      }
+      return updated !== undefined;
+    },
+    async decideMany(findingIds, kind) {
+      for (const id of findingIds) {
+        const finding = get().run?.findings.find((f) => f.id === id);
+        if (!finding) continue;
+        const state = finding.annotation.state;
+        const wanted = kind === 'approve' ? state === 'proposed' && !finding.hypothesis : state !== 'written' && state !== 'rejected';
+        if (!wanted) continue;
+        const taken = await get().decide(id, kind === 'approve' ? { kind: 'approve', payloadHash: finding.payloadHash } : { kind: 'reject' });
+        if (!taken) return;
       }
     },
     async previewWrite() {
       const run = get().run;
       if (!run) return;
-      const plan = unwrap(await bridge.reviewPreviewWrite({ runId: run.run.id }));
+      const plan = unwrap(await bridge.reviewPreviewWrite({ runId: run.run.id }), 'write');
       if (plan) put({ writePlan: plan, writeResult: null });
     },
     async confirmWrite() {
@@ -316,10 +342,10 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
       if (!run || !plan) return;
       put({ writing: true });
       try {
-        const result = unwrap(await bridge.reviewWriteApproved({ runId: run.run.id, payloadHashes: plan.items.map((i) => i.payloadHash) }));
+        const result = unwrap(await bridge.reviewWriteApproved({ runId: run.run.id, payloadHashes: plan.items.map((i) => i.payloadHash) }), 'write');
         if (result) {
           put({ writeResult: result, writePlan: null });
-          for (const failure of result.failed) report(failure.error);
+          for (const failure of result.failed) report(failure.error, 'write');
         }
         await refreshRun(run.run.id);
       } finally {
@@ -330,7 +356,7 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
     async downloadRunFile(kind) {
       const run = get().run;
       if (!run) return undefined;
-      return unwrap(await bridge.reviewDownloadFile({ runId: run.run.id, kind }));
+      return unwrap(await bridge.reviewDownloadFile({ runId: run.run.id, kind }), 'download');
     },
   };
 }

@@ -2,7 +2,7 @@ import type { AppErrorData, Result } from '../../shared/errors';
 import type { z } from 'zod';
 import type { appInfoSchema } from '../../shared/ipc/contracts/platform';
 import type { Locale } from '../i18n/messages';
-import type { BannerEntry, SliceContext, ViewId } from './types';
+import type { BannerEntry, BannerScope, SliceContext, ViewId } from './types';
 
 export type AppInfo = z.output<typeof appInfoSchema>;
 
@@ -15,8 +15,11 @@ export interface ShellSlice {
   navigate(view: ViewId): void;
   setLocaleLocal(locale: Locale): void;
   loadAppInfo(): Promise<void>;
-  /** Shows a typed error in the banner. */
-  reportError(error: AppErrorData, level?: BannerEntry['level']): void;
+  /**
+   * Shows a typed error in the banner of the view that raised it (`scope.view`, default the view
+   * on screen; null = every view), with the user's action when given.
+   */
+  reportError(error: AppErrorData, level?: BannerEntry['level'], scope?: BannerScope): void;
   dismiss(id: number): void;
   /** Unwraps a bridge Result: the value, or undefined after reporting the error to the banner. */
   unwrap<T>(result: Result<T>): T | undefined;
@@ -35,12 +38,14 @@ export function createShellSlice<S extends ShellSlice>({ set, get, bridge }: Sli
       const info = get().unwrap(await bridge.getAppInfo({}));
       if (!info) return;
       set({ appInfo: info } as Partial<S>);
-      for (const notice of info.startupNotices) get().reportError({ code: notice.code, message: notice.message, retryable: false }, 'warning');
+      for (const notice of info.startupNotices) get().reportError({ code: notice.code, message: notice.message, retryable: false }, 'warning', { view: null });
     },
-    reportError(error, level = 'error') {
-      // The same failure reported by several views (e.g. every panel after a disconnect) is shown once.
-      if (get().banner.some((b) => b.error.code === error.code && b.error.message === error.message)) return;
-      const entry: BannerEntry = { id: nextBannerId++, level, error };
+    reportError(error, level = 'error', scope = {}) {
+      // A lost connection to the host concerns every view, whoever noticed it first.
+      const view = scope.view !== undefined ? scope.view : error.code === 'IPC_DISCONNECTED' ? null : get().view;
+      // The same failure reported by several panels of one view (e.g. after a disconnect) is shown once.
+      if (get().banner.some((b) => b.error.code === error.code && b.error.message === error.message && b.view === view)) return;
+      const entry: BannerEntry = { id: nextBannerId++, level, error, view, action: scope.action ?? null };
       set((state) => ({ banner: [...state.banner.slice(-4), entry] }) as Partial<S>);
     },
     dismiss: (id) => set((state) => ({ banner: state.banner.filter((b) => b.id !== id) }) as Partial<S>),

@@ -10,9 +10,22 @@ export interface SliceContext<S> {
   bridge: AppBridge;
 }
 
-/** A banner entry: a typed error (or notice) shown at the top until dismissed. */
+/**
+ * A banner entry: a typed error (or notice) shown at the top until dismissed. `view` is the view
+ * whose action raised it (shown only there, so it does not follow the user elsewhere); null for
+ * app-wide notices (start-up, lost connection) shown everywhere. `action` names what the user was
+ * doing, as a catalog key (`banner.action.*`).
+ */
 export interface BannerEntry {
   id: number;
   level: 'info' | 'warning' | 'error';
   error: AppErrorData;
+  view: ViewId | null;
+  action: string | null;
+}
+
+/** Where a reported error belongs: the view (defaults to the one on screen) and the user's action. */
+export interface BannerScope {
+  view?: ViewId | null;
+  action?: string;
 }

@@ -63,6 +63,16 @@ export const shellEn = {
   'error.IPC_INVALID_INPUT': 'The request was not valid: {message}',
   'error.INTERNAL_ERROR': 'An internal error occurred; see the log for details.',
   'error.SECRETS_UNAVAILABLE': 'Keys cannot be stored securely on this machine; set the environment variable instead.',
+  'banner.failedAction': '{action} failed:',
+  'banner.unknown': 'This could not be done.',
+  'banner.unknown.retry': 'This could not be done right now; try again.',
+  'banner.details': 'Details',
+  'banner.action.review': 'The review',
+  'banner.action.openDrawing': 'Opening the drawing',
+  'banner.action.connectCad': 'Connecting to AutoCAD',
+  'banner.action.decide': 'Saving your decision',
+  'banner.action.write': 'Writing the annotations',
+  'banner.action.download': 'The download',
 } as const;
 
 export const shellZh: Record<keyof typeof shellEn, string> = {
@@ -129,4 +139,14 @@ export const shellZh: Record<keyof typeof shellEn, string> = {
   'error.IPC_INVALID_INPUT': '请求无效：{message}',
   'error.INTERNAL_ERROR': '发生内部错误，详情请查看日志。',
   'error.SECRETS_UNAVAILABLE': '本机无法安全保存密钥，请改用环境变量。',
+  'banner.failedAction': '{action}失败：',
+  'banner.unknown': '此操作未能完成。',
+  'banner.unknown.retry': '此操作暂时未能完成，请重试。',
+  'banner.details': '详细信息',
+  'banner.action.review': '审查',
+  'banner.action.openDrawing': '打开图纸',
+  'banner.action.connectCad': '连接 AutoCAD',
+  'banner.action.decide': '保存您的决定',
+  'banner.action.write': '写入批注',
+  'banner.action.download': '下载',
 };

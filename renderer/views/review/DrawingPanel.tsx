@@ -4,7 +4,7 @@ import { frameImageKey, type DrawingOverview } from '../../store/reviewSlice';
 import { DrawingViewer } from './viewer/DrawingViewer';
 import { EntityInspector } from './viewer/EntityInspector';
 import { LayerList } from './viewer/LayerList';
-import { layoutTabs } from './viewer/layoutTabs';
+import { layoutLabel, layoutTabs } from './viewer/layoutTabs';
 
 type FrameInfo = DrawingOverview['frames'][number];
 const TITLE_FIELDS = ['title', 'drawingNo', 'scale', 'designer', 'checker', 'date', 'revision'] as const;
@@ -34,7 +34,7 @@ function FrameCard({ frame, onOpen }: { frame: FrameInfo; onOpen: () => void }) 
       <div className="frame-card-text">
         <strong>{frame.titleBlock.title || frame.label}</strong>
         <span className="hint">
-          {[frame.sheetName, frame.titleBlock.drawingNo, frame.layout].filter(Boolean).join(' · ')}
+          {[frame.sheetName, frame.titleBlock.drawingNo, layoutLabel(frame.layout, t('review.viewer.modelSpace'))].filter(Boolean).join(' · ')}
         </span>
       </div>
     </button>
@@ -63,7 +63,7 @@ export function DrawingPanel() {
               <span>{t('review.drawing.version', { version: info.version ?? '?' })}</span>
               <span>{t('review.drawing.units', { units: info.units ?? '?' })}</span>
               <span>{t('review.drawing.entities', { count: info.entityCount })}</span>
-              <span>{t('review.drawing.layouts', { names: info.layouts.map((l) => l.name).join(', ') })}</span>
+              <span>{t('review.drawing.layouts', { names: info.layouts.map((l) => layoutLabel(l.name, t('review.viewer.modelSpace'))).join(', ') })}</span>
             </>
           ) : (
             <span>{t('review.drawing.noInfo')}</span>

@@ -1,6 +1,7 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import type { FindingView, RunDetail } from '../../store/reviewSlice';
+import { findingFocusBox } from './findingGroups';
 import { boxToPercent, drawingToPercent, onPicture, pictureToDrawing, type Shot } from './markerGeometry';
 import { PanZoom } from './PanZoom';
 import { DrawingViewer, type Placing } from './viewer/DrawingViewer';
@@ -21,7 +22,23 @@ export function LiveFrameDetail({ frame, findings, numbers, layouts }: { frame: 
   const moving = useApp((s) => s.movingFindingId);
   const setMoving = useApp((s) => s.setMoving);
   const decide = useApp((s) => s.decide);
-  const focus = useMemo(() => ({ layout: frame.frame.layout, bbox: frame.frame.bbox, seq: 0 }), [frame.frame.layout, frame.frame.bbox]);
+  const selectedId = useApp((s) => s.selectedFindingId);
+  const focusSeq = useApp((s) => s.findingFocusSeq);
+  // The selection the user asked to see the whole frame at (a new selection zooms to its finding again).
+  // `n` counts button presses: pressing one again after panning away moves the view back.
+  const [pick, setPick] = useState({ wholeAt: -1, n: 0 });
+  const selectedFinding = findings.find((f) => f.id === selectedId);
+  const frameKey = JSON.stringify([frame.frame.layout, frame.frame.bbox]);
+  // Every selection centres the drawing on the finding, zoomed to what it points at; the arrow
+  // moving later does not move the view (the focus follows the selection, not the finding's data).
+  const focus = useMemo(
+    () => ({
+      layout: frame.frame.layout,
+      bbox: selectedFinding && pick.wholeAt !== focusSeq ? findingFocusBox(selectedFinding, frame.frame.bbox) : frame.frame.bbox,
+      seq: focusSeq,
+    }),
+    [frameKey, selectedFinding?.id, focusSeq, pick],
+  );
   const movingFinding = findings.find((f) => f.id === moving);
   const placing: Placing | null = useMemo(
     () =>
@@ -46,6 +63,14 @@ export function LiveFrameDetail({ frame, findings, numbers, layouts }: { frame: 
           </button>
         </div>
       )}
+      <div className="frame-focus-tools">
+        <button type="button" className="btn-ghost btn-small" disabled={!selectedFinding} onClick={() => setPick((p) => ({ wholeAt: -1, n: p.n + 1 }))} data-testid="zoom-to-finding">
+          {selectedFinding ? t('review.viewer.zoomToFinding', { n: numbers.get(selectedFinding.id) ?? '?' }) : t('review.viewer.zoomToFindingNone')}
+        </button>
+        <button type="button" className="btn-ghost btn-small" onClick={() => setPick((p) => ({ wholeAt: focusSeq, n: p.n + 1 }))} data-testid="zoom-to-frame">
+          {t('review.viewer.wholeFrame')}
+        </button>
+      </div>
       <DrawingViewer layouts={layouts} focus={focus} placing={placing} testId="frame-viewer" overlay={(ctx) => (ctx.layout === frame.frame.layout ? <FindingOverlay ctx={ctx} findings={findings} numbers={numbers} /> : null)} />
     </div>
   );

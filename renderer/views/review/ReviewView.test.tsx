@@ -191,6 +191,10 @@ describe('Review view', () => {
     });
     const stage = screen.getByTestId('viewer-stage');
     expect(document.activeElement).toBe(stage);
+    // Selecting the finding centred the drawing on it: the arrow tip starts in the middle of the 800 × 520 stage.
+    const crosshair = screen.getByTestId('viewer-crosshair') as HTMLElement;
+    expect(parseFloat(crosshair.style.left)).toBeCloseTo(400, 3);
+    expect(parseFloat(crosshair.style.top)).toBeCloseTo(260, 3);
     await act(async () => {
       fireEvent.keyDown(stage, { key: 'ArrowRight' });
       fireEvent.keyDown(stage, { key: 'ArrowRight' });
@@ -200,8 +204,8 @@ describe('Review view', () => {
     const decided = fake.calls.find((c) => c.channel === 'reviewDecide')!.input;
     expect(decided.decision.kind).toBe('edit');
     // Two coarse steps right (8 px each), one fine step up (1 px), in drawing units of the fitted frame.
-    // The frame (420 × 297) fitted into the 800 × 520 fallback stage with 4 % room.
-    const upp = Math.max(420 / 800, 297 / 520) * 1.04;
+    // Zoomed to the finding: half the frame (420 × 297) fitted into the 800 × 520 fallback stage with 4 % room.
+    const upp = Math.max(420 / 2 / 800, 297 / 2 / 520) * 1.04;
     expect(decided.decision.anchor.x).toBeCloseTo(100 + 16 * upp, 3);
     expect(decided.decision.anchor.y).toBeCloseTo(100 + upp, 3);
   });

@@ -26,6 +26,10 @@ export function ReviewView() {
   const createSet = useApp((s) => s.createSet);
   const selectRun = useApp((s) => s.selectRun);
   const [dragging, setDragging] = useState(false);
+  // Below 1400 px a run needs the whole width for drawing | findings: the side column folds away
+  // while a run is open (a button brings it back).
+  const [sideFolded, setSideFolded] = useState(() => typeof window !== 'undefined' && window.innerWidth < 1400);
+  const folded = run !== null && sideFolded;
   useEffect(() => {
     void initReview();
   }, [initReview]);
@@ -41,7 +45,7 @@ export function ReviewView() {
 
   return (
     <section
-      className={`review${dragging ? ' dragging' : ''}`}
+      className={`review${dragging ? ' dragging' : ''}${folded ? ' side-folded' : ''}`}
       data-testid="review-view"
       onDragOver={(e) => {
         e.preventDefault();
@@ -52,7 +56,7 @@ export function ReviewView() {
       }}
       onDrop={onDrop}
     >
-      <aside className="review-side">
+      <aside className="review-side" hidden={folded}>
         <SourcePanel />
         <NewReviewForm />
         <SetPanel />
@@ -66,6 +70,11 @@ export function ReviewView() {
               {t('review.retry')}
             </button>
           </div>
+        )}
+        {run && (
+          <button type="button" className="btn-ghost btn-small side-toggle" aria-expanded={!folded} onClick={() => setSideFolded(!folded)} data-testid="side-toggle">
+            {folded ? t('review.side.show') : t('review.side.hide')}
+          </button>
         )}
         {run && drawingSet && (
           <button type="button" className="btn-ghost" onClick={() => void selectRun(null)} data-testid="back-to-set">

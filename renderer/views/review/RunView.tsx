@@ -3,8 +3,9 @@ import { useApp, useT } from '../../store/StoreContext';
 import { DownloadButton } from './DownloadButton';
 import { FindingsPanel } from './FindingsPanel';
 import { FrameDetail, LiveFrameDetail } from './FrameDetail';
+import { SplitPane } from './SplitPane';
 import { layoutTabs } from './viewer/layoutTabs';
-import { WriteDialog } from './WriteDialog';
+import { baseName, WriteDialog } from './WriteDialog';
 
 const SEVERITIES = ['blocking', 'major', 'minor', 'info'] as const;
 const PHASES = ['plan', 'evidence', 'frames', 'report'] as const;
@@ -78,48 +79,66 @@ export function RunView() {
           {summary.status === 'completed_with_errors' ? t('review.run.partial', { message: summary.error.message }) : t('review.run.failed', { code: summary.error.code, message: summary.error.message })}
         </p>
       )}
-      {run.report && (
-        <p className="hint run-files" data-testid="report-paths">
-          {t('review.run.report')} <span className="mono">{run.report.markdown}</span> · <span className="mono">{run.report.json}</span>{' '}
-          <DownloadButton kind="markdown" label={t('review.download.markdown')} /> <DownloadButton kind="json" label={t('review.download.json')} />
-        </p>
-      )}
-      {run.savedDrawing && (
-        <p className="hint ok run-files" data-testid="saved-drawing">
-          {t('review.run.saved')} <span className="mono">{run.savedDrawing}</span> <DownloadButton kind="dxf" label={t('review.download.dxf')} />
-        </p>
-      )}
-      <div className="run-body">
-        <ul className="frame-list" data-testid="run-frames">
-          {run.frames.map((f) => (
-            <li key={f.frame.id}>
-              <button type="button" className={`frame-row${f.frame.id === frame?.frame.id ? ' active' : ''}`} onClick={() => selectFrame(f.frame.id)} data-testid={`run-frame-${f.frame.id}`} data-status={f.status}>
-                <strong>{f.frame.titleBlock.title || f.frame.label}</strong>
-                <span className="hint">
-                  {t(`review.frameStatus.${f.status}`)} · {f.frame.sheetName ?? ''}
-                </span>
-                <span className="frame-counts">
-                  {SEVERITIES.filter((s) => f.counts[s] > 0).map((s) => (
-                    <span key={s} className={`pill sev-${s}`}>
-                      {f.counts[s]}
-                    </span>
-                  ))}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div className="run-frame">
-          {!frame ? (
-            <p className="hint">{t('review.frame.none')}</p>
-          ) : live && frame.status !== 'failed' ? (
-            <LiveFrameDetail frame={frame} findings={frameFindings} numbers={numbers} layouts={layoutTabs(drawing)} />
-          ) : (
-            <FrameDetail frame={frame} findings={frameFindings} numbers={numbers} />
+      {(run.report || run.savedDrawing) && (
+        // File names only (the full path in the tooltip): the run's files download from here.
+        <p className="hint run-files">
+          {run.report && (
+            <span data-testid="report-paths">
+              {t('review.run.report')}{' '}
+              <span className="mono" title={run.report.markdown}>
+                {baseName(run.report.markdown)}
+              </span>{' '}
+              <DownloadButton kind="markdown" label={t('review.download.markdown')} />{' '}
+              <DownloadButton kind="json" label={t('review.download.json')} />
+            </span>
           )}
-        </div>
-        <FindingsPanel run={run} numbers={numbers} frameId={frame?.frame.id ?? null} />
-      </div>
+          {run.savedDrawing && (
+            <span className="ok" data-testid="saved-drawing">
+              {t('review.run.saved')}{' '}
+              <span className="mono" title={run.savedDrawing}>
+                {baseName(run.savedDrawing)}
+              </span>{' '}
+              <DownloadButton kind="dxf" label={t('review.download.dxf')} />
+            </span>
+          )}
+        </p>
+      )}
+      <ul className="frame-list" data-testid="run-frames" aria-label={t('review.run.frames')}>
+        {run.frames.map((f) => (
+          <li key={f.frame.id}>
+            <button type="button" className={`frame-row${f.frame.id === frame?.frame.id ? ' active' : ''}`} aria-pressed={f.frame.id === frame?.frame.id} onClick={() => selectFrame(f.frame.id)} data-testid={`run-frame-${f.frame.id}`} data-status={f.status}>
+              <strong>{f.frame.titleBlock.title || f.frame.label}</strong>
+              <span className="hint">
+                {t(`review.frameStatus.${f.status}`)}
+                {f.frame.sheetName ? ` · ${f.frame.sheetName}` : ''}
+              </span>
+              <span className="frame-counts">
+                {SEVERITIES.filter((s) => f.counts[s] > 0).map((s) => (
+                  <span key={s} className={`pill sev-${s}`} title={t(`review.severity.${s}`)}>
+                    {f.counts[s]}
+                  </span>
+                ))}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <SplitPane
+        testId="run-split"
+        label={t('review.split.label')}
+        start={
+          <div className="run-frame">
+            {!frame ? (
+              <p className="hint">{t('review.frame.none')}</p>
+            ) : live && frame.status !== 'failed' ? (
+              <LiveFrameDetail frame={frame} findings={frameFindings} numbers={numbers} layouts={layoutTabs(drawing)} />
+            ) : (
+              <FrameDetail frame={frame} findings={frameFindings} numbers={numbers} />
+            )}
+          </div>
+        }
+        end={<FindingsPanel run={run} numbers={numbers} frameId={frame?.frame.id ?? null} />}
+      />
       <WriteDialog />
     </div>
   );

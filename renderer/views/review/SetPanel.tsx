@@ -48,8 +48,8 @@ export function SetPanel() {
         <button type="button" className="btn-ghost" data-testid="set-pick-folder" disabled={upload !== null} onClick={() => folderInput.current?.click()}>
           {t('reviewSet.panel.folder')}
         </button>
-        <input ref={filesInput} type="file" multiple accept=".dxf" className="visually-hidden" data-testid="set-files-input" onChange={(e) => picked(e.target)} />
-        <input ref={folderInput} type="file" multiple className="visually-hidden" data-testid="set-folder-input" onChange={(e) => picked(e.target)} />
+        <input ref={filesInput} type="file" multiple accept=".dxf" className="visually-hidden" tabIndex={-1} aria-label={t('reviewSet.panel.files')} data-testid="set-files-input" onChange={(e) => picked(e.target)} />
+        <input ref={folderInput} type="file" multiple className="visually-hidden" tabIndex={-1} aria-label={t('reviewSet.panel.folder')} data-testid="set-folder-input" onChange={(e) => picked(e.target)} />
       </div>
       <p className="hint">{t('reviewSet.panel.hint')}</p>
       {upload && (

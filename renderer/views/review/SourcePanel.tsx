@@ -54,6 +54,9 @@ export function SourcePanel() {
           type="file"
           accept=".dxf,.dwg"
           className="visually-hidden"
+          // The button above opens it; the input itself is neither a tab stop nor unnamed.
+          tabIndex={-1}
+          aria-label={t('review.source.openDxf')}
           data-testid="dxf-input"
           onChange={(e) => {
             const file = e.target.files?.[0];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SystemCheckItem } from '../../../shared/ipc/contracts/platform';
-import type { MessageKey } from '../../i18n/messages';
+import { formatTime, type MessageKey } from '../../i18n/messages';
 import { useApp, useT } from '../../store/StoreContext';
 
 /** Checks with a catalog label; a check added later shows the host's English label. */
@@ -16,6 +16,7 @@ function itemLabel(t: ReturnType<typeof useT>, item: SystemCheckItem): string {
 /** Settings → System check: the rows of `cadsight doctor`, run on demand. */
 export function SystemCheckPanel() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const state = useApp((s) => s.systemCheck);
   const run = useApp((s) => s.runSystemCheck);
   const [liveModels, setLiveModels] = useState(false);
@@ -43,7 +44,7 @@ export function SystemCheckPanel() {
           <>
             <p className={`pill ${state.report.ok ? 'ok' : 'bad'}`} data-testid="system-check-summary">
               {state.report.ok ? t('systemCheck.ok') : t('systemCheck.failed', { count: state.report.items.filter((i) => i.status === 'fail').length })}{' '}
-              {t('systemCheck.checkedAt', { time: new Date(state.report.checkedAt).toLocaleTimeString() })}
+              {t('systemCheck.checkedAt', { time: formatTime(locale, state.report.checkedAt) })}
             </p>
             <table className="system-check-table">
               <thead>

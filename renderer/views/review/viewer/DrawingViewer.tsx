@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEve
 import { useApp, useT } from '../../../store/StoreContext';
 import type { ViewerFocus, ViewTile } from '../../../store/reviewViewerSlice';
 import type { AppErrorData } from '../../../../shared/errors';
+import { layoutLabel } from './layoutTabs';
 import { createTileLoader, type TileLoader } from './tileLoader';
 import { boxToScreen, fitCamera, pan, tilesFor, TILE_PX, toDrawing, toScreen, zoomAt, type Box, type Camera, type Point, type Size } from './viewGeometry';
 
@@ -248,7 +249,7 @@ export function DrawingViewer({ layouts, focus, overlay, placing = null, testId 
                 setLayout(name);
               }}
             >
-              {name}
+              {layoutLabel(name, t('review.viewer.modelSpace'))}
             </button>
           ))}
         </div>

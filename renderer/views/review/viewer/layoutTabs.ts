@@ -7,3 +7,8 @@ export function layoutTabs(drawing: DrawingOverview | null): string[] {
   const model = unique.find((n) => n.toLowerCase() === 'model') ?? 'Model';
   return [model, ...unique.filter((n) => n !== model)];
 }
+
+/** A layout's name for people: model space in the UI language (DXF names it "Model" in every language), paper layouts as their author named them. */
+export function layoutLabel(name: string, modelSpace: string): string {
+  return name.toLowerCase() === 'model' ? modelSpace : name;
+}

@@ -1,0 +1,53 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../App';
+import { createAppStore } from '../store/appStore';
+import { StoreProvider } from '../store/StoreContext';
+import { englishLeft } from '../testSupport/englishLeft';
+import { scriptedBridge } from '../testSupport/scriptedBridge';
+
+const ok = (value: unknown) => ({ ok: true as const, value });
+const settings = {
+  locale: 'zh-CN' as const,
+  providers: [],
+  roles: { vision: null, author: null, reviewer: null },
+  cad: { host: '127.0.0.1', port: 8080, allowRemote: false },
+  allowedRoots: [],
+  secretStorage: { available: false, backend: 'env' },
+  envOverrides: [],
+};
+
+afterEach(cleanup);
+
+describe('简体中文 on every view', () => {
+  it('leaves no English catalog words and no raw catalog keys on any view, failed calls included', async () => {
+    // Calls this test does not script fail with a typed error: their banners and notices must be Chinese too.
+    const { bridge } = scriptedBridge({
+      getAppInfo: () => ok({ version: '1.0.0', transport: 'browser', dataDir: '/data', systemLocale: 'zh-CN', startupNotices: [] }),
+      getSettings: () => ok(settings),
+      reviewListRuns: () => ok({ runs: [] }),
+      visionListSessions: () => ok([]),
+      genList: () => ok([]),
+      cadgenListExamples: () => ok([]),
+    });
+    const store = createAppStore(bridge, 'zh-CN');
+    await act(async () => {
+      render(
+        <StoreProvider store={store}>
+          <App />
+        </StoreProvider>,
+      );
+    });
+    const left: Record<string, string[]> = {};
+    for (const view of ['review', 'images', 'generate', 'settings'] as const) {
+      await act(async () => {
+        fireEvent.click(screen.getByTestId(`nav-${view}`));
+        await new Promise((r) => setTimeout(r, 50));
+      });
+      // textContent, not what is painted: screen-reader-only text and folded details count too.
+      const english = englishLeft(document.body.textContent ?? '', ['/data']);
+      if (english.length > 0) left[view] = english;
+    }
+    expect(left).toEqual({});
+  });
+});
