@@ -80,7 +80,7 @@ export function ensureSqliteBinding(log = (line) => process.stdout.write(`${line
       ? `better-sqlite3: no prebuilt binary; building it from source with the Node headers in ${nodedir}`
       : 'better-sqlite3: no prebuilt binary and no local Node headers; building it from source (node-gyp downloads the headers)',
   );
-  const args = [gyp, 'rebuild', '--release', ...(nodedir ? [`--nodedir=${nodedir}`] : [])];
+  const args = [gyp, 'rebuild', '--release', '--jobs=max', ...(nodedir ? [`--nodedir=${nodedir}`] : [])];
   return run(args, packageDir, BUILD_TIMEOUT_MS, log) && sqliteBindingLoads();
 }
 
