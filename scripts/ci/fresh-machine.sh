@@ -45,7 +45,9 @@ ip link set lo up
 node "$REPO/scripts/ci/registryOnlyProxy.mjs" bridge --socket "$WORK/proxy.sock" --port "$PROXY_PORT" &
 bridge_pid=$!
 trap 'kill $bridge_pid 2>/dev/null || true' EXIT
-user_env=(runuser -u "$FRESH_USER" -- env -i PATH="$PATH" HOME="$WORK/home" LANG=C.UTF-8
+# A newcomer's PATH: node and npm, the system tools (no root-only folders such as /root/.cargo).
+user_path="$(dirname "$(command -v node)"):$(dirname "$(command -v npm)"):/usr/local/bin:/usr/bin:/bin"
+user_env=(runuser -u "$FRESH_USER" -- env -i PATH="$user_path" HOME="$WORK/home" LANG=C.UTF-8
   npm_config_cache="$WORK/npm-cache" npm_config_registry="$REGISTRY"
   npm_config_https_proxy="http://127.0.0.1:$PROXY_PORT" npm_config_proxy="http://127.0.0.1:$PROXY_PORT"
   npm_config_update_notifier=false)
