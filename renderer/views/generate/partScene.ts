@@ -127,6 +127,7 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
   let view: ViewName = 'iso';
   let measuring = false;
   let modelSize = 1;
+  let lineThreshold = 0;
   let model: Object3D | null = null;
   let hovered: Mesh | null = null;
   let highlighted = new Set<string>();
@@ -171,7 +172,7 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
     const rect = canvas.getBoundingClientRect();
     pointer.set(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(pointer, camera);
-    raycaster.params.Line = { threshold: modelSize * 0.006 };
+    raycaster.params.Line = { threshold: lineThreshold };
     const pick = pickAt(raycaster.intersectObject(model, true));
     if (pick) onPick(pick);
   };
@@ -194,10 +195,14 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
 
   /** A pick from the nearest hit: an edge (with its diameter when circular) or a face (with a cylinder's). */
   const pickAt = (hits: ReturnType<Raycaster['intersectObject']>): MeasurePick | null => {
-    const hit = hits.find((h) => h.object instanceof Mesh || h.object instanceof LineSegments);
+    // An edge wins over the face it bounds (both lie at about the same depth); an edge hidden
+    // behind a face does not.
+    const faceHit = hits.find((h) => h.object instanceof Mesh);
+    const edgeHit = hits.find((h) => h.object instanceof LineSegments && h.index !== undefined && (!faceHit || h.distance <= faceHit.distance + modelSize * 0.01));
+    const hit = edgeHit ?? faceHit;
     if (!hit) return null;
-    if (hit.object instanceof LineSegments && hit.index !== undefined) {
-      const positions = hit.object.geometry.getAttribute('position');
+    if (hit === edgeHit && hit.index !== undefined) {
+      const positions = (hit.object as LineSegments).geometry.getAttribute('position');
       const chain = edgeChain(positions.array, Math.floor(hit.index / 2)).map((p) => {
         const world = new Vector3(...p).applyMatrix4(hit.object.matrixWorld);
         return toMm(world);
@@ -271,6 +276,13 @@ export function createPartScene(canvas: HTMLCanvasElement, onHover: (face: Hover
       scene.add(model);
       const size = new Box3().setFromObject(model).getSize(new Vector3());
       modelSize = Math.max(size.x, size.y, size.z, 1e-6);
+      // three.js divides the line pick threshold by the line object's own scale only, not its
+      // parents' (the GLB's mm → m root scale): pre-divide by the rest so ~0.6 % of the part counts.
+      let parentScale = 1;
+      model.traverse((node) => {
+        if (node instanceof LineSegments) parentScale = node.getWorldScale(new Vector3()).x / node.scale.x;
+      });
+      lineThreshold = (modelSize * 0.006) / parentScale;
       fit();
     },
     highlight(tokens) {
