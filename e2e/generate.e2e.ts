@@ -74,6 +74,46 @@ describe('Generate area', () => {
     expect(await readout.textContent()).toMatch(/(Ø\d+\.\d{3} mm · (bore|boss) · axis|normal) \(.*\).* · area \d+\.\d{2} mm²/);
     await page.screenshot({ path: screenshotPath('generate-flange') });
 
+    // Standard views: each one frames the part differently; the edges are drawn dark on the grey faces.
+    const shots: Record<string, Buffer> = {};
+    for (const name of ['front', 'top', 'right', 'iso'] as const) {
+      await page.getByTestId(`cdsl-view-${name}`).click();
+      expect(await page.getByTestId(`cdsl-view-${name}`).getAttribute('aria-pressed')).toBe('true');
+      shots[name] = await canvas.screenshot({ path: screenshotPath(`generate-viewer-${name}`) });
+    }
+    expect(new Set(Object.values(shots).map((shot) => shot.toString('base64'))).size).toBe(4);
+
+    // Measure: two clicks on the top face give a distance; a click on a round face or circular edge its diameter.
+    await page.getByTestId('cdsl-view-top').click();
+    await page.getByTestId('cdsl-measure').click();
+    const measure = page.getByTestId('cdsl-measure-readout');
+    expect(await measure.textContent()).toContain('Click a point on the part');
+    const spots = [0.3, 0.4, 0.6, 0.7].flatMap((fx) => [0.3, 0.4, 0.6, 0.7].map((fy) => [fx, fy] as const));
+    let distanceText = '';
+    for (const [fx, fy] of spots) {
+      await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+      if ((await measure.getAttribute('data-picks')) === '2') {
+        distanceText = (await measure.textContent()) ?? '';
+        break;
+      }
+    }
+    expect(distanceText).toMatch(/distance \d+\.\d{3} mm \(ΔX \d+\.\d{3}, ΔY \d+\.\d{3}, ΔZ \d+\.\d{3}\)/);
+    await page.getByTestId('cdsl-viewer-card').screenshot({ path: screenshotPath('generate-viewer-measure-distance') });
+    await page.getByTestId('cdsl-view-iso').click();
+    let diameterText = '';
+    for (const [fx, fy] of spots) {
+      await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+      const text = (await measure.textContent()) ?? '';
+      if (/(face|edge) Ø\d+\.\d{3} mm/.test(text)) {
+        diameterText = text;
+        break;
+      }
+    }
+    expect(diameterText).toMatch(/(face|edge) Ø\d+\.\d{3} mm/);
+    await page.getByTestId('cdsl-viewer-card').screenshot({ path: screenshotPath('generate-viewer-measure-diameter') });
+    await page.getByTestId('cdsl-measure').click();
+    await measure.waitFor({ state: 'detached' });
+
     await page.getByTestId('cdsl-fit').click();
     const front = page.getByTestId('cdsl-drawing-front');
     await front.waitFor();

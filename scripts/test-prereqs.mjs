@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensureSqliteBinding } from './install/nativeDeps.mjs';
 import { PREREQS, RESOLVED_FILE, planSetup } from './prereqs/prereqs.mjs';
 
 const env = process.env;
@@ -14,15 +15,11 @@ const say = (line) => process.stdout.write(`test-prereqs: ${line}\n`);
 const find = () => Object.fromEntries(PREREQS.map((p) => [p.id, p.find(env)]));
 const missingOf = (found) => PREREQS.filter((p) => !found[p.id]);
 
-// npm 11 may skip better-sqlite3's install script; without its binding nothing that stores runs.
-const sqliteLoads = () => spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { stdio: 'ignore' }).status === 0;
-if (!sqliteLoads()) {
-  say('better-sqlite3 binding missing: npm rebuild better-sqlite3');
-  spawnSync('npm', ['rebuild', 'better-sqlite3'], { stdio: 'inherit', shell: process.platform === 'win32' });
-  if (!sqliteLoads()) {
-    say('MISSING: the better-sqlite3 native binding (a C++ toolchain may be needed: build-essential / Xcode CLT / VS Build Tools)');
-    process.exit(1);
-  }
+// The root postinstall builds better-sqlite3's binding (its own install script is denied, see
+// scripts/install/nativeDeps.mjs); an install with --ignore-scripts leaves it missing.
+if (!ensureSqliteBinding(say)) {
+  say('MISSING: the better-sqlite3 native binding (a C++ toolchain may be needed: build-essential / Xcode CLT / VS Build Tools)');
+  process.exit(1);
 }
 
 let found = find();

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -24,9 +24,13 @@ afterEach(async () => {
 });
 
 async function start(extra: { maxSockets?: number; largeMessageBudgetBytes?: number } = {}) {
-  const staticDir = mkdtempSync(path.join(tmpdir(), 'static-'));
+  // A file two levels above the served folder, where `/../../outside.txt` would land; all inside
+  // this test's own temporary folder (another user's fixed <tmpdir>/outside.txt cannot clash).
+  const root = mkdtempSync(path.join(tmpdir(), 'browser-server-'));
+  const staticDir = path.join(root, 'dist', 'renderer');
+  mkdirSync(staticDir, { recursive: true });
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
-  writeFileSync(path.join(tmpdir(), 'outside.txt'), 'outside');
+  writeFileSync(path.join(root, 'outside.txt'), 'outside');
   const bus = createEventBus(events, () => {});
   const router = createIpcRouter(table, { echo: ({ text }) => ({ text }), slowSize: async ({ blob }) => new Promise((resolve) => setTimeout(() => resolve({ bytes: blob.length }), 300)) }, () => {});
   server = await startBrowserServer({ router, subscribeEvents: (sink) => bus.subscribe(sink), staticDir, port: 0, onInternalError: () => {}, ...extra });

@@ -40,7 +40,8 @@ function freshDataDir(): string {
 
 describe('cadsight doctor', () => {
   it('reports the scripted provider, the DXF server and the kernel as working, and exits 0', async () => {
-    provider = await startScriptedProvider({ script: CONFORMING_MODEL_SCRIPT, apiKey: KEY });
+    // The first answer is the system check's own authenticated call, then the capability checks.
+    provider = await startScriptedProvider({ script: [{ text: 'pong' }, ...CONFORMING_MODEL_SCRIPT], apiKey: KEY });
     const cad = await startDxfServer();
     const env = { CADSIGHT_DATA_DIR: freshDataDir(), CHAT_BASE_URL: provider.apiBaseUrl, CHAT_API_KEY: KEY, CHAT_MODEL: 'scripted-vl' };
     const { code, stdout, stderr } = await runDoctor(['--json', '--cad', cad], env);
@@ -66,7 +67,7 @@ describe('cadsight doctor', () => {
     const { code, stdout } = await runDoctor(['--cad', '127.0.0.1:9'], env);
     expect(code).toBe(1);
     expect(stdout).toMatch(/AutoCAD plugin address\s+FAIL\s+\[CAD_/);
-    expect(stdout).toMatch(/Provider chat \(environment\)\s+FAIL\s+.*plainText \(LLM_AUTH/);
+    expect(stdout).toMatch(/Provider chat \(environment\)\s+FAIL\s+model scripted-vl: \[LLM_AUTH\]/);
     expect(stdout).toMatch(/\d+ checks failed/);
     expect(stdout).not.toContain(KEY);
   });

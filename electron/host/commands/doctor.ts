@@ -10,8 +10,9 @@ const USAGE = `Usage: cadsight doctor [--json] [--no-model-calls] [--cad host:po
 Tells what works on this machine: Node, the Electron binary (or browser mode), the OpenCascade
 kernel start time, ffmpeg (video), the CJK font for drawing screenshots, the data folder
 (writable, database pragmas, size), each configured model provider (Settings and environment:
-key present, reachable, and which capabilities pass — text, image input, forced tool call, tool
-loop; this sends a few short requests per provider unless --no-model-calls), and the AutoCAD
+OK only when one short authenticated call to its model answers — a refused key, an address
+answering 404 or no answer fail with the reason; then which capabilities pass — text, image
+input, forced tool call, tool loop: a few more short requests, skipped with --no-model-calls), and the AutoCAD
 plugin address from Settings or --cad (reachable, verify-cad summary).
 Exit code 0 when everything you configured works (warnings are optional pieces), 1 otherwise.
 `;

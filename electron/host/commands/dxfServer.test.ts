@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,12 +42,16 @@ const TOKEN = 'dxf-server-test-token-42';
 
 describe('cadsight dxf-server against other local clients', () => {
   it('never writes over the original or outside its folder, however the path is spelled', async () => {
-    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'dxf-server-save-')));
+    // The drawing's folder inside this test's own temporary folder, so the escape targets above it
+    // are ours too (a fixed name in the shared tmpdir could be another user's file).
+    const outer = realpathSync(mkdtempSync(path.join(tmpdir(), 'dxf-server-save-')));
+    const dir = path.join(outer, 'drawings');
+    mkdirSync(dir);
     const source = path.join(dir, 'orig.dxf');
     copyFileSync(DRAWING, source);
     const server = await startDxfServerProcess([source]);
     try {
-      const spellings = [`${dir}//orig.dxf`, `${dir}/./orig.dxf`, `${dir}/x/../orig.dxf`, path.join(tmpdir(), 'dxf-server-escaped.dxf'), `${dir}/../escaped.ai-review.dxf`];
+      const spellings = [`${dir}//orig.dxf`, `${dir}/./orig.dxf`, `${dir}/x/../orig.dxf`, path.join(outer, 'dxf-server-escaped.dxf'), `${dir}/../escaped.ai-review.dxf`];
       const replies = await exchange(server.port, [
         { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'add_text', arguments: { position: [0, 0], text: 'x' } } },
         ...spellings.map((p, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'save_drawing', arguments: { path: p, overwrite_original: true } } })),
@@ -58,7 +62,7 @@ describe('cadsight dxf-server against other local clients', () => {
         expect(JSON.parse(reply.result.content[0].text).code).toMatch(/^CAD_DXF_(OVERWRITE|SAVE)_REFUSED$/);
       }
       expect(readFileSync(source)).toEqual(readFileSync(DRAWING));
-      expect(existsSync(path.join(tmpdir(), 'dxf-server-escaped.dxf'))).toBe(false);
+      expect(existsSync(path.join(outer, 'dxf-server-escaped.dxf'))).toBe(false);
       expect(existsSync(path.join(path.dirname(dir), 'escaped.ai-review.dxf'))).toBe(false);
       expect(JSON.parse(replies.at(-1).result.content[0].text).path).toBe(path.join(dir, 'orig.ai-review.dxf'));
     } finally {

@@ -1,12 +1,15 @@
 import { AppError } from '../../../shared/errors';
 import type { SystemCheckItem, SystemCheckReport } from '../../../shared/ipc/contracts/platform';
 
+/** What a check found: the row without its id, label and duration. */
+export type DoctorOutcome = Pick<SystemCheckItem, 'status' | 'detail' | 'provider' | 'problem'>;
+
 /** One row of the system check: what it looks at and how. `run` may throw; that is a failed row. */
 export interface DoctorCheck {
   id: string;
   group: SystemCheckItem['group'];
   label: string;
-  run(): Promise<{ status: SystemCheckItem['status']; detail: string }>;
+  run(): Promise<DoctorOutcome>;
 }
 
 /** How a thrown error reads in a row: the typed code and message, never a stack. */
@@ -23,7 +26,7 @@ export async function runDoctor(checks: DoctorCheck[], now: () => number = () =>
   const items: SystemCheckItem[] = [];
   for (const check of checks) {
     const started = now();
-    let outcome: { status: SystemCheckItem['status']; detail: string };
+    let outcome: DoctorOutcome;
     try {
       outcome = await check.run();
     } catch (error) {

@@ -30,7 +30,7 @@ export function electronCheck(resolveBinary: () => string | null = electronBinar
       const binary = resolveBinary();
       return binary
         ? { status: 'pass', detail: `Electron binary ${binary}` }
-        : { status: 'warn', detail: 'no Electron binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1?): npm start opens browser mode instead' };
+        : { status: 'warn', detail: 'no Electron binary (skipped or its download failed): npm start opens browser mode; npm run install:desktop downloads it' };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CadEndpoint } from '../../features/cadlink/index';
 import { createSqliteTaskRepository, type CadRuntime } from '../../features/cadgen/index';
-import { providersFromEnv, type EnvSource, type RetryOptions } from '../../platform/llm';
+import { providerPresets, providersFromEnv, type EnvSource, type RetryOptions } from '../../platform/llm';
 import type { PlatformRuntime } from '../composition/platformRuntime';
 import { cadCheck } from './cadCheck';
 import { dataFolderCheck } from './dataFolderCheck';
@@ -25,9 +25,14 @@ export interface SystemCheckInputs {
   cad?: CadEndpoint;
 }
 
+/** An environment provider's name: its preset's (`qwen` → "Qwen (DashScope)"), else its id. */
+function presetName(id: string): string {
+  return id in providerPresets ? providerPresets[id as keyof typeof providerPresets].label : id;
+}
+
 function envCandidates(env: EnvSource): Array<DoctorCheck | ProviderCandidate> {
   try {
-    return providersFromEnv(env).providers.map((provider) => ({ id: provider.id, source: 'environment' as const, resolve: () => provider }));
+    return providersFromEnv(env).providers.map((provider) => ({ id: provider.id, name: presetName(provider.id), source: 'environment' as const, resolve: () => provider }));
   } catch (error) {
     // An incomplete env provider (e.g. CHAT_MODEL without CHAT_BASE_URL) is one failed row.
     return [{ id: 'provider:environment', group: 'provider', label: 'Providers (environment)', run: async () => ({ status: 'fail', detail: describeError(error) }) }];
@@ -38,7 +43,7 @@ function envCandidates(env: EnvSource): Array<DoctorCheck | ProviderCandidate> {
 export function systemChecks(inputs: SystemCheckInputs): DoctorCheck[] {
   const { settings } = inputs.platform;
   const view = settings.getSettings();
-  const fromSettings: ProviderCandidate[] = view.providers.map((p) => ({ id: p.id, source: 'settings', resolve: () => settings.resolveProvider({ providerId: p.id }) }));
+  const fromSettings: ProviderCandidate[] = view.providers.map((p) => ({ id: p.id, name: p.label, source: 'settings', resolve: () => settings.resolveProvider({ providerId: p.id }) }));
   const fromEnv = inputs.envProviders ? envCandidates(inputs.env) : [];
   const generationStore = createSqliteTaskRepository(inputs.platform.db, { now: () => new Date() });
   const providerOptions = { liveModels: inputs.liveModels, retry: CHECK_RETRY, protocolCapability: (id: string, model: string) => generationStore.capabilities(id, model) };

@@ -24,6 +24,15 @@ export const systemCheckEn = {
   'systemCheck.item.provider': 'Provider {name}',
   'systemCheck.item.cad': 'AutoCAD plugin address',
   'systemCheck.item.provider:none': 'Model providers',
+  'systemCheck.provider.answered': 'Model {model} answered.',
+  'systemCheck.provider.limited': 'Model {model} answers, but not everything the app uses works (images or tool calls).',
+  'systemCheck.problem.not-configured': 'No API key (or model) is set for this provider.',
+  'systemCheck.problem.key-refused': '{host} refused the API key (HTTP {status}). Enter a valid key.',
+  'systemCheck.problem.not-found': '{host} answered "not found" (HTTP {status}): the address or the model name {model} is wrong.',
+  'systemCheck.problem.unreachable': '{host} did not answer. Check the address and your network or proxy.',
+  'systemCheck.problem.rejected': '{host} refused the request for model {model}. Check the model name and protocol.',
+  'systemCheck.problem.no-text': 'Model {model} answered without any text. Choose another model.',
+  'systemCheck.action.editProvider': 'Edit provider',
 } as const;
 
 export const systemCheckZh: Record<keyof typeof systemCheckEn, string> = {
@@ -51,4 +60,13 @@ export const systemCheckZh: Record<keyof typeof systemCheckEn, string> = {
   'systemCheck.item.provider': '服务商 {name}',
   'systemCheck.item.cad': 'AutoCAD 插件地址',
   'systemCheck.item.provider:none': '模型服务商',
+  'systemCheck.provider.answered': '模型 {model} 已应答。',
+  'systemCheck.provider.limited': '模型 {model} 可以应答，但应用所需的部分能力（图片或工具调用）不可用。',
+  'systemCheck.problem.not-configured': '此服务商未设置 API 密钥（或模型）。',
+  'systemCheck.problem.key-refused': '{host} 拒绝了 API 密钥（HTTP {status}）。请填写有效的密钥。',
+  'systemCheck.problem.not-found': '{host} 返回“未找到”（HTTP {status}）：地址或模型名称 {model} 有误。',
+  'systemCheck.problem.unreachable': '{host} 没有应答。请检查地址、网络或代理。',
+  'systemCheck.problem.rejected': '{host} 拒绝了模型 {model} 的请求。请检查模型名称和协议。',
+  'systemCheck.problem.no-text': '模型 {model} 的应答不含任何文字。请换用其他模型。',
+  'systemCheck.action.editProvider': '编辑服务商',
 };

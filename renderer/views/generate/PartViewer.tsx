@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../../store/StoreContext';
+import { distanceBetween, nextPicks, type MeasurePick } from './measure';
 import { createPartScene, type HoveredFace, type PartScene } from './partScene';
+import { VIEW_NAMES, type ViewName } from './viewPresets';
 
 type ViewerState = { status: 'loading' } | { status: 'ready' } | { status: 'no-webgl' } | { status: 'not-fetched' } | { status: 'failed'; message: string };
 
@@ -16,6 +18,25 @@ function faceDetails(t: ReturnType<typeof useT>, face: HoveredFace): string[] {
   if (face.normal) details.push(t('cadgen.viewer.normal', { x: f3(face.normal[0]), y: f3(face.normal[1]), z: f3(face.normal[2]) }));
   if (face.area_mm2 !== undefined) details.push(t('cadgen.viewer.area', { value: face.area_mm2.toFixed(2) }));
   return details;
+}
+
+const mm = (v: number): string => v.toFixed(3);
+
+/** The measure tool's readout: what was picked, and the distance once there are two points. */
+function measureText(t: ReturnType<typeof useT>, picks: readonly MeasurePick[]): string {
+  if (picks.length === 0) return t('cadgen.viewer.measureHint');
+  const described = picks.map((pick, i) => {
+    const where = t('cadgen.viewer.measurePoint', { n: i + 1, x: mm(pick.point[0]), y: mm(pick.point[1]), z: mm(pick.point[2]) });
+    if (pick.diameter_mm === undefined) return where;
+    return `${where} · ${t(pick.source === 'edge' ? 'cadgen.viewer.measureEdgeDiameter' : 'cadgen.viewer.measureFaceDiameter', { value: mm(pick.diameter_mm) })}`;
+  });
+  if (picks.length === 2) {
+    const d = distanceBetween(picks[0]!.point, picks[1]!.point);
+    described.push(t('cadgen.viewer.measureDistance', { value: mm(d.distance_mm), dx: mm(Math.abs(d.dx)), dy: mm(Math.abs(d.dy)), dz: mm(Math.abs(d.dz)) }));
+  } else {
+    described.push(t('cadgen.viewer.measureNext'));
+  }
+  return described.join(' · ');
 }
 
 /** Test ids of the generation task view's viewer (the document mode keeps the cdsl-* ones). */
@@ -40,13 +61,16 @@ export function PartViewer({ loadKey, load, highlight = NO_TOKENS, title, testId
   const sceneRef = useRef<PartScene | null>(null);
   const [state, setState] = useState<ViewerState>({ status: 'loading' });
   const [face, setFace] = useState<HoveredFace | null>(null);
+  const [view, setView] = useState<ViewName>('iso');
+  const [measuring, setMeasuring] = useState(false);
+  const [picks, setPicks] = useState<MeasurePick[]>([]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
     let scene: PartScene;
     try {
-      scene = createPartScene(canvas, setFace);
+      scene = createPartScene(canvas, setFace, (pick) => setPicks((current) => nextPicks(current, pick)));
     } catch {
       // WebGLRenderer throws when no context can be created (no GPU and no software fallback).
       setState({ status: 'no-webgl' });
@@ -68,6 +92,7 @@ export function PartViewer({ loadKey, load, highlight = NO_TOKENS, title, testId
     let cancelled = false;
     setState((s) => (s.status === 'no-webgl' ? s : { status: 'loading' }));
     setFace(null);
+    setPicks([]);
     void (async () => {
       const bytes = await loadRef.current();
       const scene = sceneRef.current;
@@ -93,13 +118,47 @@ export function PartViewer({ loadKey, load, highlight = NO_TOKENS, title, testId
     sceneRef.current?.highlight(highlight);
   }, [highlight, state.status]);
 
+  useEffect(() => {
+    sceneRef.current?.setMeasuring(measuring);
+    if (!measuring) setPicks([]);
+  }, [measuring]);
+
+  useEffect(() => {
+    sceneRef.current?.showPicks(picks);
+  }, [picks, state.status]);
+
+  const ready = state.status === 'ready';
+
   return (
-    <section className="card cdsl-viewer" aria-label={t('cadgen.viewer.title')}>
+    <section className="card cdsl-viewer" aria-label={t('cadgen.viewer.title')} data-testid="cdsl-viewer-card">
       <div className="cdsl-card-head">
         <h2>{title ?? t('cadgen.viewer.title')}</h2>
-        <button type="button" className="btn-ghost" data-testid="cdsl-fit" disabled={state.status !== 'ready'} onClick={() => sceneRef.current?.fit()}>
-          {t('cadgen.viewer.fit')}
-        </button>
+        <div className="cdsl-viewer-tools" role="toolbar" aria-label={t('cadgen.viewer.tools')}>
+          <div className="segmented" role="group" aria-label={t('cadgen.viewer.views')}>
+            {VIEW_NAMES.map((name) => (
+              <button
+                key={name}
+                type="button"
+                className={view === name ? 'active' : ''}
+                aria-pressed={view === name}
+                data-testid={`cdsl-view-${name}`}
+                disabled={!ready}
+                onClick={() => {
+                  setView(name);
+                  sceneRef.current?.setView(name);
+                }}
+              >
+                {t(`cadgen.viewer.view.${name}`)}
+              </button>
+            ))}
+          </div>
+          <button type="button" className="btn-ghost" data-testid="cdsl-fit" disabled={!ready} onClick={() => sceneRef.current?.fit()}>
+            {t('cadgen.viewer.fit')}
+          </button>
+          <button type="button" className={measuring ? 'btn-primary' : 'btn-ghost'} aria-pressed={measuring} data-testid="cdsl-measure" disabled={!ready} onClick={() => setMeasuring((on) => !on)}>
+            {t('cadgen.viewer.measure')}
+          </button>
+        </div>
       </div>
       <div className="cdsl-canvas-box" data-testid={testIds?.box} data-state={BOX_STATE[state.status]}>
         <canvas ref={canvasRef} className="cdsl-canvas" data-testid="cdsl-canvas" data-state={state.status} />
@@ -112,6 +171,11 @@ export function PartViewer({ loadKey, load, highlight = NO_TOKENS, title, testId
         {state.status === 'not-fetched' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.fetchFailed')}</div>}
         {state.status === 'failed' && <div className="cdsl-canvas-note warning">{t('cadgen.viewer.loadFailed', { message: state.message })}</div>}
       </div>
+      {measuring && (
+        <p className="cdsl-measure mono" data-testid="cdsl-measure-readout" data-picks={picks.length} aria-live="polite">
+          {measureText(t, picks)}
+        </p>
+      )}
       <p className="cdsl-face mono" data-testid={testIds?.face ?? 'cdsl-face-readout'} data-token={face?.token ?? ''}>
         {face ? [t('cadgen.viewer.face', { token: face.token, kind: face.kind }), ...faceDetails(t, face)].join(' · ') : t('cadgen.viewer.hoverHint')}
       </p>

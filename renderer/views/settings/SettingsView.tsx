@@ -4,6 +4,7 @@ import type { RoleName, SettingsView as Settings } from '../../store/settingsSli
 import { modelOptions } from '../modelOptions';
 import { ProviderForm } from './ProviderForm';
 import { ProviderList } from './ProviderList';
+import { describeEnvOverrides } from './envOverrideLabels';
 import { SystemCheckPanel } from './SystemCheckPanel';
 
 const ROLES: RoleName[] = ['vision', 'author', 'reviewer'];
@@ -20,7 +21,11 @@ export function SettingsView() {
   return (
     <section className="panel settings" data-testid="settings-view">
       <h1>{t('settings.title')}</h1>
-      {settings.envOverrides.length > 0 && <p className="hint">{t('settings.envOverride', { fields: settings.envOverrides.join(', ') })}</p>}
+      {settings.envOverrides.length > 0 && (
+        <p className="hint" data-testid="settings-env-overrides">
+          {t('settings.envOverride', { fields: describeEnvOverrides(settings.envOverrides, settings.providers, t).join(', ') })}
+        </p>
+      )}
 
       <h2>{t('settings.language')}</h2>
       <div className="segmented" role="radiogroup" aria-label={t('settings.language')}>
@@ -75,7 +80,13 @@ export function SettingsView() {
         })}
       </div>
       <CadSettings />
-      <SystemCheckPanel />
+      <SystemCheckPanel
+        onEditProvider={(id) => {
+          // A provider set only by environment variables has nothing to edit here: offer a new one.
+          setEditing(settings.providers.find((p) => p.id === id) ?? 'new');
+          requestAnimationFrame(() => document.querySelector('[data-testid="provider-form"]')?.scrollIntoView?.({ block: 'center' }));
+        }}
+      />
     </section>
   );
 }

@@ -49,3 +49,51 @@ describe('Settings → System check', () => {
     expect(screen.getByTestId('system-check-error').textContent).toBe('IPC_DISCONNECTED: host gone');
   });
 });
+
+describe('Settings → System check, provider rows', () => {
+  const providerReport: SystemCheckReport = {
+    checkedAt: '2026-12-01T10:00:00.000Z',
+    ok: false,
+    items: [
+      { id: 'provider:gw-a', group: 'provider', label: 'Provider Custom (OpenAI-compatible) (settings)', status: 'fail', detail: 'model m1: [LLM_NOT_FOUND] …', durationMs: 40, provider: { id: 'gw-a', name: 'Custom (OpenAI-compatible)', model: 'm1' }, problem: { code: 'not-found', status: 404, host: 'gw.example:8080', action: 'edit-provider' } },
+      { id: 'provider:gw-b', group: 'provider', label: 'Provider Custom (OpenAI-compatible) (settings)', status: 'fail', detail: 'model m2: [LLM_AUTH] …', durationMs: 30, provider: { id: 'gw-b', name: 'Custom (OpenAI-compatible)', model: 'm2' }, problem: { code: 'key-refused', status: 401, host: 'other.example', action: 'edit-provider' } },
+      { id: 'provider:qwen', group: 'provider', label: 'Provider Qwen (settings)', status: 'pass', detail: 'model qwen-vl-max answered an authenticated call; CAD protocol schemas not checked (run cadsight gen check …)', durationMs: 300, provider: { id: 'qwen', name: 'Qwen (DashScope)', model: 'qwen-vl-max' } },
+    ],
+  };
+
+  function renderWith(locale: Locale, onEditProvider = vi.fn()) {
+    const store = createAppStore({ runSystemCheck: async () => ({ ok: true as const, value: providerReport }), on: () => () => {} } as unknown as AppBridge, locale);
+    render(
+      <StoreProvider store={store}>
+        <SystemCheckPanel onEditProvider={onEditProvider} />
+      </StoreProvider>,
+    );
+    return onEditProvider;
+  }
+
+  it('tells two providers of the same preset apart by id and words 404 and 401 as failures with their reason, not CLI advice', async () => {
+    const onEdit = renderWith('en');
+    await act(async () => fireEvent.click(screen.getByTestId('system-check-run')));
+    const a = screen.getByTestId('system-check-provider:gw-a').textContent ?? '';
+    const b = screen.getByTestId('system-check-provider:gw-b').textContent ?? '';
+    expect(a).toContain('Custom (OpenAI-compatible) (gw-a)');
+    expect(b).toContain('Custom (OpenAI-compatible) (gw-b)');
+    expect(a).toContain('gw.example:8080 answered "not found" (HTTP 404)');
+    expect(b).toContain('other.example refused the API key (HTTP 401)');
+    expect(a).toContain('Failed');
+    const qwen = screen.getByTestId('system-check-provider:qwen').textContent ?? '';
+    expect(qwen).toContain('Model qwen-vl-max answered.');
+    expect(qwen).not.toContain('cadsight');
+    fireEvent.click(screen.getByTestId('system-check-edit-gw-b'));
+    expect(onEdit).toHaveBeenCalledWith('gw-b');
+    expect(screen.queryByTestId('system-check-edit-qwen')).toBeNull();
+  });
+
+  it('says the same in Chinese', async () => {
+    renderWith('zh-CN');
+    await act(async () => fireEvent.click(screen.getByTestId('system-check-run')));
+    const b = screen.getByTestId('system-check-provider:gw-b').textContent ?? '';
+    expect(b).toContain('other.example 拒绝了 API 密钥（HTTP 401）');
+    expect(b).toContain('编辑服务商');
+  });
+});

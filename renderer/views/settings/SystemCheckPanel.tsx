@@ -2,19 +2,31 @@ import { useState } from 'react';
 import type { SystemCheckItem } from '../../../shared/ipc/contracts/platform';
 import { formatTime, type MessageKey } from '../../i18n/messages';
 import { useApp, useT } from '../../store/StoreContext';
+import { nameWithId } from './envOverrideLabels';
 
 /** Checks with a catalog label; a check added later shows the host's English label. */
 const KNOWN = new Set(['node', 'electron', 'kernel', 'ffmpeg', 'fonts', 'data', 'cad', 'provider:none']);
 
-/** Row label in the UI language, by check id (`provider:qwen` → "Provider qwen"). */
+/** Row label in the UI language, by check id; a provider by its name and id, so two "Custom" ones differ. */
 function itemLabel(t: ReturnType<typeof useT>, item: SystemCheckItem): string {
   const [kind, name] = item.id.split(':');
+  if (item.provider) {
+    return t('systemCheck.item.provider', { name: nameWithId(item.provider.name, item.provider.id) });
+  }
   if (kind === 'provider' && name && !KNOWN.has(item.id) && name !== 'environment') return t('systemCheck.item.provider', { name });
   return KNOWN.has(item.id) ? t(`systemCheck.item.${item.id}` as MessageKey) : item.label;
 }
 
+/** What a provider row found, in the user's words (the CLI's English detail is for other rows). */
+function providerDetail(t: ReturnType<typeof useT>, item: SystemCheckItem & { provider: NonNullable<SystemCheckItem['provider']> }): string {
+  const model = item.provider.model ?? '';
+  if (!item.problem) return t(item.status === 'pass' ? 'systemCheck.provider.answered' : 'systemCheck.provider.limited', { model });
+  const { code, status, host } = item.problem;
+  return t(`systemCheck.problem.${code}`, { model, status: status ?? '', host: host ?? '' });
+}
+
 /** Settings → System check: the rows of `cadsight doctor`, run on demand. */
-export function SystemCheckPanel() {
+export function SystemCheckPanel({ onEditProvider }: { onEditProvider?: (providerId: string) => void }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
   const state = useApp((s) => s.systemCheck);
@@ -62,7 +74,12 @@ export function SystemCheckPanel() {
                       <span className={`pill ${item.status === 'pass' ? 'ok' : item.status === 'fail' ? 'bad' : 'muted'}`}>{t(`systemCheck.status.${item.status}`)}</span>
                     </td>
                     <td className="detail">
-                      {item.detail} <span className="muted">({item.durationMs} ms)</span>
+                      {item.provider ? providerDetail(t, { ...item, provider: item.provider }) : item.detail} <span className="muted">({item.durationMs} ms)</span>
+                      {item.provider && item.problem?.action === 'edit-provider' && onEditProvider && (
+                        <button type="button" className="btn-ghost" data-testid={`system-check-edit-${item.provider.id}`} onClick={() => onEditProvider(item.provider!.id)}>
+                          {t('systemCheck.action.editProvider')}
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -73,6 +73,23 @@ export const appInfoSchema = z
   })
   .strict();
 
+/**
+ * A provider row's failure in user terms. `not-configured`: no key (or model); `key-refused`: HTTP
+ * 401/403; `not-found`: HTTP 404 (wrong address or model name); `unreachable`: no answer, or only
+ * server errors; `rejected`: any other refusal; `no-text`: answered but not with text.
+ * `action` names what the app offers: open this provider in Settings.
+ */
+export const systemCheckProblemSchema = z
+  .object({
+    code: z.enum(['not-configured', 'key-refused', 'not-found', 'unreachable', 'rejected', 'no-text']),
+    /** The HTTP status or host involved, when there is one. */
+    status: z.number().int().optional(),
+    host: z.string().optional(),
+    action: z.enum(['edit-provider']).optional(),
+  })
+  .strict();
+export type SystemCheckProblem = z.infer<typeof systemCheckProblemSchema>;
+
 /** One row of the system check (`cadsight doctor` and Settings → System check). */
 export const systemCheckItemSchema = z
   .object({
@@ -83,9 +100,13 @@ export const systemCheckItemSchema = z
     label: z.string(),
     /** pass: works; warn: optional piece missing or not configured; fail: configured but broken; skip: not checked. */
     status: z.enum(['pass', 'warn', 'fail', 'skip']),
-    /** What was found, or what failed with its error code and the fix (never a key). */
+    /** What was found, or what failed with its error code and the fix (never a key). English, for the CLI. */
     detail: z.string(),
     durationMs: z.number(),
+    /** Provider rows: which provider (its Settings name, or the preset's for an environment provider) and model. */
+    provider: z.object({ id: z.string(), name: z.string(), model: z.string().optional() }).strict().optional(),
+    /** Why a row is not OK, as a code the UI words in the user's language, and what the app can do about it. */
+    problem: systemCheckProblemSchema.optional(),
   })
   .strict();
 export type SystemCheckItem = z.infer<typeof systemCheckItemSchema>;
