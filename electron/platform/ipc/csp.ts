@@ -1,6 +1,8 @@
 /**
  * The renderer's Content-Security-Policy: no inline scripts or styles, no eval, no remote
- * content. `connectOrigin` adds the browser-mode WebSocket origin.
+ * content. The desktop app talks to the main process over Electron IPC only, so it may connect
+ * to its own origin and nothing else; `connectOrigin` adds browser mode's one WebSocket origin
+ * (`ws://127.0.0.1:<its port>`). renderer/index.html carries the same policy as a meta tag.
  */
 export function contentSecurityPolicy(options: { connectOrigin?: string } = {}): string {
   const connect = ["'self'", options.connectOrigin].filter(Boolean).join(' ');
