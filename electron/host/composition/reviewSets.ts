@@ -130,8 +130,14 @@ export function createSetManager(options: SetManagerOptions) {
   return {
     create(input: Input<'reviewSetCreate'>): { setId: string } {
       const record: SetRecord = { id: `set-${randomUUID()}`, name: input.name, createdAt: options.now().toISOString() };
-      mkdirSync(filesDir(record.id), { recursive: true });
-      writeFileAtomicSync(path.join(dirOf(record.id), 'set.json'), JSON.stringify(record), 0o644);
+      try {
+        mkdirSync(filesDir(record.id), { recursive: true });
+        writeFileAtomicSync(path.join(dirOf(record.id), 'set.json'), JSON.stringify(record), 0o644);
+      } catch (error) {
+        // A set that could not be recorded (STORAGE_FULL) leaves no half-made folder behind.
+        rmSync(dirOf(record.id), { recursive: true, force: true });
+        throw error;
+      }
       return { setId: record.id };
     },
     /** Errors: REVIEW_SET_NOT_FOUND, REVIEW_SET_BUSY, REVIEW_SET_FULL, REVIEW_UPLOAD_*, CAD_DWG_UNSUPPORTED. */

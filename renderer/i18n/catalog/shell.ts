@@ -63,6 +63,7 @@ export const shellEn = {
   'error.IPC_INVALID_INPUT': 'The request was not valid: {message}',
   'error.INTERNAL_ERROR': 'An internal error occurred; see the log for details.',
   'error.SECRETS_UNAVAILABLE': 'Keys cannot be stored securely on this machine; set the environment variable instead.',
+  'error.STORAGE_FULL': 'Not enough disk space for {folder} (at least {needed} more is needed), or its disk is read-only. Nothing already saved was lost; free some space and try again.',
 } as const;
 
 export const shellZh: Record<keyof typeof shellEn, string> = {
@@ -129,4 +130,5 @@ export const shellZh: Record<keyof typeof shellEn, string> = {
   'error.IPC_INVALID_INPUT': '请求无效：{message}',
   'error.INTERNAL_ERROR': '发生内部错误，详情请查看日志。',
   'error.SECRETS_UNAVAILABLE': '本机无法安全保存密钥，请改用环境变量。',
+  'error.STORAGE_FULL': '{folder} 所在磁盘空间不足（至少还需要 {needed}），或该磁盘为只读。已保存的内容没有丢失；请释放空间后重试。',
 };
