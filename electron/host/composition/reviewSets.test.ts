@@ -126,6 +126,22 @@ describe('drawing sets in the app', () => {
     expect((await app.ok('reviewSetCancel', { setId })).cancelled).toBe(false);
   }, 120_000);
 
+  it('keeps two uploads whose sanitised names collide as two files and shows each under the name it was uploaded as', async () => {
+    const app = startApp();
+    const { setId } = await app.ok('reviewSetCreate', { name: 'collisions' });
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'a b.dxf', dataBase64: b64(sample) })).toEqual({ files: 1 });
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'a_b.dxf', dataBase64: b64(iso) })).toEqual({ files: 2 });
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'A?B.dxf', dataBase64: b64(iso) })).toEqual({ files: 3 });
+    // The same uploaded name again replaces that one file.
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'a b.dxf', dataBase64: b64(iso) })).toEqual({ files: 3 });
+    const { files } = await app.ok('reviewGetSet', { setId });
+    expect(files.map((f: { file: string; name: string }) => [f.file, f.name]).sort()).toEqual([
+      ['A_B-3.dxf', 'A?B.dxf'],
+      ['a_b-2.dxf', 'a_b.dxf'],
+      ['a_b.dxf', 'a b.dxf'],
+    ]);
+  });
+
   it('refuses files that are not DXF drawings and unknown sets with typed errors', async () => {
     const app = startApp();
     const { setId } = await app.ok('reviewSetCreate', { name: 'Refusals' });

@@ -79,6 +79,15 @@ export function createSetManager(options: SetManagerOptions) {
     const file = path.join(dirOf(setId), 'status.json');
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as EndRecord) : null;
   };
+  /** Stored file name → the name it was uploaded as (names.json; absent for files stored under their own name). */
+  const namesOf = (setId: string): Record<string, string> => {
+    try {
+      const parsed = JSON.parse(readFileSync(path.join(dirOf(setId), 'names.json'), 'utf8')) as unknown;
+      return typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+    } catch {
+      return {};
+    }
+  };
   const listFiles = (setId: string): string[] => {
     try {
       return setFiles(filesDir(setId));
@@ -102,13 +111,15 @@ export function createSetManager(options: SetManagerOptions) {
   const fileViews = (setId: string): SetFileView[] => {
     const state = readSetState(outDir(setId));
     const live = active.get(setId)?.files;
+    const names = namesOf(setId);
     return listFiles(setId).map((file) => {
       const now = live?.get(file);
       if (now) return now;
       const entry = state[file];
-      if (!entry) return { file, state: 'pending', exitCode: null, findings: 0, runId: null, error: null };
+      const name = names[file] ?? file;
+      if (!entry) return { file, name, state: 'pending', exitCode: null, findings: 0, runId: null, error: null };
       // Exit code 2 without a typed error: the review itself ended failed (its run says why).
-      return { file, state: entry.error || entry.exitCode === 2 ? 'failed' : 'done', exitCode: entry.exitCode, findings: entry.findings ?? 0, runId: entry.runId ?? null, error: entry.error ?? null };
+      return { file, name, state: entry.error || entry.exitCode === 2 ? 'failed' : 'done', exitCode: entry.exitCode, findings: entry.findings ?? 0, runId: entry.runId ?? null, error: entry.error ?? null };
     });
   };
 
@@ -140,7 +151,11 @@ export function createSetManager(options: SetManagerOptions) {
       }
       return { setId: record.id };
     },
-    /** Errors: REVIEW_SET_NOT_FOUND, REVIEW_SET_BUSY, REVIEW_SET_FULL, REVIEW_UPLOAD_*, CAD_DWG_UNSUPPORTED. */
+    /**
+     * Stores the upload under a unique name (its sanitised name, `-2`, `-3`, ... on a collision) and
+     * remembers the name it came with; the same uploaded name again replaces that file.
+     * Errors: REVIEW_SET_NOT_FOUND, REVIEW_SET_BUSY, REVIEW_SET_FULL, REVIEW_UPLOAD_*, CAD_DWG_UNSUPPORTED, STORAGE_FULL.
+     */
     addFile(input: Input<'reviewSetAddFile'>): { files: number } {
       requireSet(input.setId);
       requireIdle(input.setId);
@@ -149,8 +164,12 @@ export function createSetManager(options: SetManagerOptions) {
       // The engine's own output (<name>.ai-review.dxf) is never part of a set.
       if (!/\.dxf$/i.test(name) || /\.ai-review\.dxf$/i.test(name)) throw new AppError('REVIEW_UPLOAD_INVALID', `${input.fileName} is not a .dxf file.`, { data: { fileName: input.fileName } });
       const existing = listFiles(input.setId);
-      if (!existing.includes(name) && existing.length >= MAX_SET_FILES) throw new AppError('REVIEW_SET_FULL', `A drawing set holds at most ${MAX_SET_FILES} files.`, { data: { limit: MAX_SET_FILES } });
-      writeFileAtomicSync(path.join(filesDir(input.setId), name), decodeDxfUpload(input.fileName, input.dataBase64), 0o644);
+      const names = namesOf(input.setId);
+      const replaced = existing.find((file) => (names[file] ?? file) === input.fileName);
+      if (replaced === undefined && existing.length >= MAX_SET_FILES) throw new AppError('REVIEW_SET_FULL', `A drawing set holds at most ${MAX_SET_FILES} files.`, { data: { limit: MAX_SET_FILES } });
+      const stored = replaced ?? uniqueName(name, existing);
+      writeFileAtomicSync(path.join(filesDir(input.setId), stored), decodeDxfUpload(input.fileName, input.dataBase64), 0o644);
+      if (stored !== input.fileName || names[stored] !== undefined) writeFileAtomicSync(path.join(dirOf(input.setId), 'names.json'), JSON.stringify({ ...names, [stored]: input.fileName }), 0o644);
       // The set changed: its last report no longer covers it (the reviewed files are kept for the next start).
       rmSync(path.join(dirOf(input.setId), 'status.json'), { force: true });
       return { files: listFiles(input.setId).length };
@@ -167,16 +186,18 @@ export function createSetManager(options: SetManagerOptions) {
       const llm = input.llm ? options.reviewer(input.model) : undefined;
       const controller = new AbortController();
       const live = new Map<string, SetFileView>();
+      const names = namesOf(input.setId);
       active.set(input.setId, { controller, files: live });
       const review = dxfSetFileReviewer(
         { store: options.store, now: options.now, newRunId: () => `review-${randomUUID()}`, generatorVersion: options.generatorVersion, ...(llm ? { llm } : {}) },
         { checklist, locale: options.locale(), concurrency: options.concurrency, signal: controller.signal },
       );
       const onProgress = (event: SetProgress): void => {
+        const name = names[event.file] ?? event.file;
         const view: SetFileView =
           event.kind === 'started'
-            ? { file: event.file, state: 'reviewing', exitCode: null, findings: 0, runId: null, error: null }
-            : { file: event.file, state: event.error || event.exitCode === 2 ? 'failed' : 'done', exitCode: event.exitCode, findings: event.findings, runId: event.runId, error: event.error };
+            ? { file: event.file, name, state: 'reviewing', exitCode: null, findings: 0, runId: null, error: null }
+            : { file: event.file, name, state: event.error || event.exitCode === 2 ? 'failed' : 'done', exitCode: event.exitCode, findings: event.findings, runId: event.runId, error: event.error };
         if (event.kind === 'started') live.set(event.file, view);
         else live.delete(event.file);
         options.onProgress({ setId: input.setId, done: event.done, total: event.total, file: view });
@@ -249,3 +270,13 @@ export function createSetManager(options: SetManagerOptions) {
 }
 
 export type SetManager = ReturnType<typeof createSetManager>;
+
+/** `name`, or `<stem>-2<ext>`, `-3`, ... : the first not in `taken` (compared without case, as Windows and macOS do). */
+function uniqueName(name: string, taken: readonly string[]): string {
+  const used = new Set(taken.map((file) => file.toLowerCase()));
+  const ext = path.extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  let candidate = name;
+  for (let n = 2; used.has(candidate.toLowerCase()); n += 1) candidate = `${stem}-${n}${ext}`;
+  return candidate;
+}
