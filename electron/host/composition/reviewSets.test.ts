@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,8 @@ afterEach(() => {
 
 /** The real platform with the review and set handlers behind one router, and the events they emit. */
 function startApp() {
-  const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'review-sets-')) }, systemLocale: 'en', logName: 'test.log' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'review-sets-'));
+  const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: dataDir }, systemLocale: 'en', logName: 'test.log' });
   const bus = createEventBus(ipcEvents, (error) => {
     throw error;
   });
@@ -54,7 +55,7 @@ function startApp() {
         }
       }, 20);
     });
-  return { call, ok, events, ended };
+  return { call, ok, events, ended, setsDir: path.join(dataDir, 'sets') };
 }
 
 describe('drawing sets in the app', () => {
@@ -140,6 +141,14 @@ describe('drawing sets in the app', () => {
       ['a_b-2.dxf', 'a_b.dxf'],
       ['a_b.dxf', 'a b.dxf'],
     ]);
+  });
+
+  it('lists the other sets when one set\'s record is damaged', async () => {
+    const app = startApp();
+    const { setId: good } = await app.ok('reviewSetCreate', { name: 'good' });
+    const { setId: broken } = await app.ok('reviewSetCreate', { name: 'broken' });
+    writeFileSync(path.join(app.setsDir, broken, 'set.json'), '{"id": "set-');
+    expect((await app.ok('reviewListSets', {})).sets.map((s: { id: string }) => s.id)).toEqual([good]);
   });
 
   it('refuses files that are not DXF drawings and unknown sets with typed errors', async () => {

@@ -61,6 +61,8 @@ const REPORT_MEDIA = { markdown: 'text/markdown; charset=utf-8', json: 'applicat
  */
 export function createSetManager(options: SetManagerOptions) {
   const active = new Map<string, { controller: AbortController; files: Map<string, SetFileView> }>();
+  /** Sets already reported as unreadable (reported once). */
+  const unreadable = new Set<string>();
   /** Run id → report folder of the set file it reviewed (loaded from the sets' state on first use). */
   let runFolders: Map<string, string> | null = null;
   const dirOf = (setId: string): string => path.join(options.setsDir, setId);
@@ -236,9 +238,19 @@ export function createSetManager(options: SetManagerOptions) {
       run?.controller.abort();
       return { cancelled: run !== undefined };
     },
+    /** The sets, newest first; a set whose files cannot be read (damaged set.json, status.json) is left out and logged once. */
     list(): { sets: SetSummary[] } {
       const ids = existsSync(options.setsDir) ? readdirSync(options.setsDir).filter((name) => existsSync(path.join(dirOf(name), 'set.json'))) : [];
-      return { sets: ids.map((id) => summary(requireSet(id))).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 50) };
+      const sets = ids.flatMap((id) => {
+        try {
+          return [summary(requireSet(id))];
+        } catch (error) {
+          if (!unreadable.has(id)) options.log.warn('drawing set left out of the list: its files cannot be read', { setId: id, error: String(error) });
+          unreadable.add(id);
+          return [];
+        }
+      });
+      return { sets: sets.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 50) };
     },
     /** Errors: REVIEW_SET_NOT_FOUND. */
     detail(setId: string): z.input<typeof setDetailViewSchema> {
