@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from './csp';
+import { contentSecurityPolicy, withMetaConnectOrigin } from './csp';
 
 const directive = (policy: string, name: string): string[] =>
   policy
@@ -30,5 +30,13 @@ describe('content security policy', () => {
     for (const name of ['default-src', 'script-src', 'style-src', 'object-src', 'base-uri']) {
       expect(directive(metaPolicy(), name), name).toEqual(directive(contentSecurityPolicy(), name));
     }
+  });
+
+  it('adds browser mode\'s one socket origin to the served page\'s meta tag and nothing else', () => {
+    const html = readFileSync(new URL('../../../renderer/index.html', import.meta.url), 'utf8');
+    const served = withMetaConnectOrigin(html, 'ws://127.0.0.1:43817');
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(served)![1]!;
+    expect(directive(meta, 'connect-src')).toEqual(["'self'", 'ws://127.0.0.1:43817']);
+    expect(served.replace(" ws://127.0.0.1:43817", '')).toBe(html);
   });
 });

@@ -20,3 +20,12 @@ export function contentSecurityPolicy(options: { connectOrigin?: string } = {}):
     "object-src 'none'",
   ].join('; ');
 }
+
+/**
+ * The page with `origin` added to the connect-src of its CSP meta tag (which says `'self'` only,
+ * the desktop policy): browser mode serves the same index.html and needs its one WebSocket origin
+ * in both policies, since a browser enforces every policy of a page.
+ */
+export function withMetaConnectOrigin(html: string, origin: string): string {
+  return html.replace(/(<meta http-equiv="Content-Security-Policy" content="[^"]*connect-src 'self')(;)/, `$1 ${origin}$2`);
+}
