@@ -2,7 +2,8 @@
  * electron-builder configuration: `npm run dist`.
  * Windows: NSIS installer + portable exe. Linux: AppImage.
  * Native modules (better-sqlite3, sharp, resvg) are rebuilt for Electron's ABI and, like the
- * OpenCascade WASM, unpacked from the asar archive so they can be loaded/mapped from disk.
+ * OpenCascade WASM, unpacked from the asar archive so they can be loaded/mapped from disk;
+ * nothing else is unpacked (see asarUnpack).
  * Fuses: no ELECTRON_RUN_AS_NODE, no NODE_OPTIONS, no --inspect, asar integrity checked,
  * app loaded only from the asar. Test corpus drawings are never packaged.
  */
@@ -22,17 +23,12 @@ module.exports = {
   ],
   extraResources: [{ from: 'resources', to: 'resources', filter: ['**/*'] }],
   asar: true,
-  asarUnpack: [
-    // Worker threads (the OpenCascade kernel) load their script from disk, outside the asar.
-    'dist/node/**',
-    '**/*.node',
-    '**/*.wasm',
-    'node_modules/better-sqlite3/**',
-    'node_modules/sharp/**',
-    'node_modules/@img/**',
-    'node_modules/@resvg/**',
-    'node_modules/replicad-opencascadejs/**',
-  ],
+  // Only what the OS must map from a real file leaves the asar: native addons (better-sqlite3,
+  // sharp, resvg, canvas), the shared libraries sharp's addon links against (@img/*: libvips .so/.dll)
+  // and the OpenCascade WASM. Everything else, the Node bundles in dist/node and the OpenCascade
+  // worker script included (Electron reads asar in worker threads), stays inside the archive
+  // where the asar-integrity fuse checks it.
+  asarUnpack: ['**/*.node', '**/*.wasm', 'node_modules/@img/**'],
   npmRebuild: true,
   buildDependenciesFromSource: false,
   electronFuses: {

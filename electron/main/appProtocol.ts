@@ -1,6 +1,7 @@
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { contentSecurityPolicy } from '../platform/ipc/csp';
 import { APP_SCHEME } from './hardening';
 
 const MIME: Record<string, string> = {
@@ -29,7 +30,10 @@ export function serveRenderer(root: string): void {
     if (url.host !== 'cadsight' || !file.startsWith(base + path.sep)) return new Response('Not found', { status: 404 });
     try {
       const body = await readFile(file);
-      return new Response(body, { headers: { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' } });
+      const headers: Record<string, string> = { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' };
+      // Set here as well as by enforceCsp: webRequest does not see every custom-protocol response.
+      if (file.endsWith('.html')) headers['content-security-policy'] = contentSecurityPolicy();
+      return new Response(body, { headers });
     } catch {
       return new Response('Not found', { status: 404 });
     }

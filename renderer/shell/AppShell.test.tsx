@@ -76,6 +76,19 @@ describe('app shell', () => {
     expect(screen.getAllByTestId('error-banner')).toHaveLength(before - 1);
   });
 
+  it('says in the banner that the disk is full, which folder and how much is needed, in English and Chinese, when a call meets a full disk', async () => {
+    const full = { code: 'STORAGE_FULL', message: '/data/sets has no free space left: at least 2.0 MB more is needed.', retryable: true, data: { folder: '/data/sets', neededBytes: 2 * 1048576, errno: 'ENOSPC' } };
+    const store = await renderApp(bridgeWith({ reviewSetCreate: async () => ({ ok: false, error: full }) }));
+    await act(async () => {
+      await store.getState().createSet('drawings', [new File(['0\nSECTION\n'], 'a.dxf')]);
+    });
+    const banner = screen.getAllByTestId('error-banner').find((b) => b.getAttribute('data-code') === 'STORAGE_FULL')!;
+    expect(banner.textContent).toContain('Not enough disk space for /data/sets (at least 2.0 MB more is needed)');
+    expect(banner.textContent).toContain('Nothing already saved was lost');
+    await act(async () => store.getState().setLocaleLocal('zh-CN'));
+    expect(screen.getAllByTestId('error-banner').find((b) => b.getAttribute('data-code') === 'STORAGE_FULL')!.textContent).toContain('/data/sets 所在磁盘空间不足（至少还需要 2.0 MB）');
+  });
+
   it('switches every label to Simplified Chinese when the user picks it', async () => {
     await renderApp(bridgeWith({}));
     fireEvent.click(screen.getByTestId('nav-settings'));

@@ -1,7 +1,18 @@
+import type { AppErrorData } from '../../shared/errors';
 import { useApp, useT } from '../store/StoreContext';
 import type { MessageKey } from '../i18n/messages';
 import { en } from '../i18n/messages';
 import type { BannerEntry } from '../store/types';
+
+/** Parameters of a banner message: the error's message, plus STORAGE_FULL's folder and size ({folder}, {needed}). */
+function bannerParams(error: AppErrorData): Record<string, string> {
+  const params: Record<string, string> = { message: error.message };
+  const folder = error.data?.['folder'];
+  const needed = error.data?.['neededBytes'];
+  if (typeof folder === 'string') params['folder'] = folder;
+  if (typeof needed === 'number') params['needed'] = needed >= 1048576 ? `${(needed / 1048576).toFixed(1)} MB` : `${Math.ceil(needed / 1024)} KB`;
+  return params;
+}
 
 const isKey = (key: string): key is MessageKey => key in en;
 
@@ -20,7 +31,9 @@ export function ErrorBanner() {
   if (banner.length === 0) return null;
   const describe = (entry: BannerEntry): { text: string; detail: boolean } => {
     const key = `error.${entry.error.code}`;
-    if (isKey(key)) return { text: t(key, { message: entry.error.message }), detail: !en[key].includes('{message}') };
+    // A catalog text whose parameters the error did not carry would show "{folder}": say "could not be done" and keep the host's words under Details.
+    const localized = isKey(key) ? t(key, bannerParams(entry.error)) : null;
+    if (localized !== null && !/\{\w+\}/.test(localized)) return { text: localized, detail: !en[key as MessageKey].includes('{message}') };
     return { text: t(entry.error.retryable ? 'banner.unknown.retry' : 'banner.unknown'), detail: true };
   };
   return (

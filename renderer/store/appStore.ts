@@ -8,6 +8,7 @@ import { createReviewSlice, type ReviewSlice } from './reviewSlice';
 import { createReviewSetSlice, type ReviewSetSlice } from './reviewSetSlice';
 import { createReviewViewerSlice, type ReviewViewerSlice } from './reviewViewerSlice';
 import { createShellSlice, type ShellSlice } from './shellSlice';
+import { withStorageFullBanner } from './storageFullBanner';
 import { createVisionSlice, type VisionSlice } from './visionSlice';
 
 /** The one renderer store, composed of typed slices (each feature view adds its slice here). */
@@ -18,7 +19,7 @@ export type AppStore = StoreApi<AppState>;
 /** Creates the store around an injected bridge (no module-level singleton: tests make their own). */
 export function createAppStore(bridge: AppBridge, initialLocale: Locale): AppStore {
   return createStore<AppState>()((set, get) => {
-    const context = { set, get, bridge };
+    const context = { set, get, bridge: withStorageFullBanner(bridge, (error) => get().reportError(error)) };
     return {
       ...createShellSlice(context, initialLocale),
       ...createSettingsSlice(context),

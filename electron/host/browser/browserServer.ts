@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import { IPC_SUBPROTOCOL, MAX_CLIENT_MESSAGE_BYTES } from '../../../shared/ipc/wire';
 import type { EventSink } from '../../platform/events/eventBus';
 import type { IpcRouter } from '../../platform/ipc/router';
-import { contentSecurityPolicy } from '../../platform/ipc/csp';
+import { contentSecurityPolicy, withMetaConnectOrigin } from '../../platform/ipc/csp';
 import { LARGE_MESSAGE_BUDGET_BYTES, serveIpcSocket } from './ipcSocket';
 import { ASSET_COOKIE, cookieValue, hostAllowed, offeredSubprotocols, parseTarget, sameSecret, subprotocolToken } from './requestGuards';
 
@@ -96,9 +96,17 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       'cache-control': 'no-store',
     };
     if (file.endsWith('.html')) {
-      headers['content-security-policy'] = contentSecurityPolicy({ connectOrigin: origin.replace(/^http/, 'ws') });
+      const wsOrigin = origin.replace(/^http/, 'ws');
+      headers['content-security-policy'] = contentSecurityPolicy({ connectOrigin: wsOrigin });
       headers['x-frame-options'] = 'DENY';
       headers['set-cookie'] = `${ASSET_COOKIE}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`;
+      // The page's CSP meta tag allows only 'self' (the desktop policy); browser mode adds loopback
+      // WebSockets to it as before, and the header above pins them to this server's port (a page
+      // must satisfy both policies, so only this port is reachable).
+      const page = Buffer.from(withMetaConnectOrigin(await readFile(file, 'utf8'), 'ws://127.0.0.1:*'), 'utf8');
+      headers['content-length'] = String(page.length);
+      res.writeHead(200, headers);
+      return void res.end(req.method === 'HEAD' ? undefined : page);
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return void res.end();

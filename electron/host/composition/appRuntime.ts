@@ -75,8 +75,11 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     ...createReviewSetHandlers(review),
     ...createVisionHandlers(platform, { events }),
   };
-  const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>
-    log.error('internal error in IPC handler', { channel, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) }),
+  const router = createIpcRouter(
+    ipcChannels,
+    handlers,
+    (channel, error) => log.error('internal error in IPC handler', { channel, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) }),
+    { storageFolder: platform.layout.root },
   );
   return {
     router,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,29 @@ describe('genExportZip: the task folder and one published revision as a zip', ()
     expect((await atCap.genExportZip({ taskId }, { transport: 'test' })).entries.length).toBeGreaterThan(5);
     const below = h.handlersWith({ maxTransferBytes: raw - 1 }).handlers;
     await expect(below.genExportZip({ taskId }, { transport: 'test' })).rejects.toMatchObject({ code: 'CDSL_ARTIFACT_TOO_LARGE', data: { max: raw - 1 } });
+  });
+
+  it('sizes the files with stat before reading any: a 3 GiB (sparse) file in the revision is CDSL_ARTIFACT_TOO_LARGE, not a read', async () => {
+    const huge = path.join(h.tasksRoot, taskId, 'revisions', 'rev_003', 'huge.bin');
+    writeFileSync(huge, '');
+    // Sparse: no disk used. Read whole, it would fail (over 2 GiB) or take 3 GiB of memory.
+    truncateSync(huge, 3 * 1024 ** 3);
+    try {
+      await expect(h.generation.handlers.genExportZip({ taskId }, { transport: 'test' })).rejects.toMatchObject({ code: 'CDSL_ARTIFACT_TOO_LARGE', data: { max: expect.any(Number) } });
+    } finally {
+      rmSync(huge);
+    }
+  });
+
+  it('answers CDSL_ARTIFACT_MISSING when the published revision folder is gone, and exports again once it is back', async () => {
+    const folder = path.join(h.tasksRoot, taskId, 'revisions', 'rev_002');
+    renameSync(folder, `${folder}.away`);
+    try {
+      expect(await h.refusal('genExportZip', { taskId, revision: 'rev_002' })).toBe('CDSL_ARTIFACT_MISSING');
+    } finally {
+      renameSync(`${folder}.away`, folder);
+    }
+    expect((await h.call<Zip>('genExportZip', { taskId, revision: 'rev_002' })).fileName).toBe(`${taskId}-rev_002.zip`);
   });
 
   it('exports the last good revision of a task that failed after its first accepted action', async () => {

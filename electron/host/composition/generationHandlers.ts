@@ -1,5 +1,4 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { zipSync } from 'fflate';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { IpcEvents } from '../../../shared/ipc/channels';
@@ -11,6 +10,7 @@ import type { HandlerTable } from '../../platform/ipc/router';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { Logger } from '../../platform/log/types';
 import { createGenerationRuntime, type GenerationRuntime } from './cadgenGeneration';
+import { filesUnder, sizedExportFiles, zipExportFiles } from './generationZip';
 
 export interface GenerationHandlerOptions {
   db: SqliteDatabase;
@@ -128,17 +128,6 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, requiremen
 
 /** Task-folder files that go into every export zip beside the revision folder (absent ones are left out). */
 const EXPORT_FILES = ['source-requirements.md', 'requirements-contract.json', 'requirements.md', 'completion.md', 'actions/action-ledger.jsonl'];
-
-/** Every file under `dir` as paths relative to it (the revision folders are one or two levels deep). */
-async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await filesUnder(dir, rel)));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out;
-}
 
 function conformanceView(model: string, stored: { passed: boolean; report: unknown; checked_at: string } | undefined): GenModelConformance {
   if (!stored) return { model, status: 'unchecked', checkedAt: null, passedChecks: 0, totalChecks: 0, failures: [] };
@@ -279,22 +268,18 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       if (!published) throw new AppError('CDSL_REQUEST_INVALID', wanted ? `task ${taskId} has no revision ${wanted}` : `task ${taskId} has no published revision yet`, { data: { taskId, revision: wanted } });
       const taskDir = reader.deps.artifacts.taskDir(taskId);
       const names = [...EXPORT_FILES, ...(await filesUnder(taskDir, published.dir)).sort()];
-      const entries: Record<string, Uint8Array> = {};
-      let total = 0;
+      const chosen: { name: string; path: string }[] = [];
       for (const name of names) {
         const file = await confinedFile(taskDir, name).catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'STORE_ARTIFACT_NOT_FOUND') return null;
           throw error;
         });
-        if (!file) continue;
-        const bytes = await readFile(file);
-        total += bytes.length;
-        if (total > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `the export of ${taskId} exceeds ${maxTransferBytes} bytes`, { data: { max: maxTransferBytes } });
-        entries[name] = bytes;
+        if (file) chosen.push({ name, path: file });
       }
-      const zip = zipSync(entries, { level: 6 });
-      if (zip.length > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `the export of ${taskId} is ${zip.length} bytes; at most ${maxTransferBytes} bytes can be transferred`, { data: { size: zip.length, max: maxTransferBytes } });
-      return { taskId, fileName: `${taskId}-${published.revision_id}.zip`, size: zip.length, entries: Object.keys(entries), base64: Buffer.from(zip).toString('base64') };
+      const what = `the export of ${taskId}`;
+      const files = await sizedExportFiles(chosen, maxTransferBytes, what);
+      const zip = await zipExportFiles(files, maxTransferBytes, what);
+      return { taskId, fileName: `${taskId}-${published.revision_id}.zip`, size: zip.length, entries: files.map((f) => f.name), base64: Buffer.from(zip).toString('base64') };
     },
     async genModelStatus({ models }) {
       await ready();

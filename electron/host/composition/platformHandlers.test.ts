@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,5 +99,42 @@ describe('provider connection tests as a probe of local services', () => {
     const { evil, call } = await setup();
     await call('saveProvider', { id: 'ollama', label: 'Ollama', preset: 'ollama', protocol: 'chat-completions', baseUrl: evil.apiBaseUrl, models: ['scripted-model'] });
     expect(await call('testProvider', { id: 'ollama' })).toMatchObject({ ok: true, value: { reply: 'OK' } });
+  });
+
+  it('refuses link-local and cloud metadata addresses for every preset, Ollama and a confirmed Custom gateway included, without sending anything', async () => {
+    const { evil, call } = await setup({ desktop: true, hostLookup: async (host) => (host === 'imds.example' ? ['169.254.169.254'] : []) });
+    const targets = ['http://169.254.169.254/latest', 'http://2852039166/v1', 'http://0xa9.0xfe.0xa9.0xfe/v1', 'http://[::ffff:169.254.169.254]/v1', 'http://[fe80::1]:11434/v1', 'http://metadata.google.internal./v1', 'http://100.100.100.200/v1', 'http://imds.example/v1'];
+    for (const baseUrl of targets) {
+      for (const provider of [
+        { id: 'ollama', label: 'Ollama', preset: 'ollama', protocol: 'chat-completions', baseUrl, models: ['m'] },
+        { id: 'lab', label: 'Lab', preset: 'custom', protocol: 'chat-completions', baseUrl, models: ['m'], allowLocalNetwork: true },
+        openaiAt(baseUrl, { apiKey: 'sk-typed-for-this-test-0123456789' }),
+      ]) {
+        await call('saveProvider', provider);
+        const tested = await call('testProvider', { id: provider.id });
+        expect(tested, `${provider.preset} ${baseUrl}`).toMatchObject({ ok: false, error: { code: 'SETTINGS_BASE_URL_NOT_ALLOWED', data: { reason: 'link-local-or-metadata' } } });
+      }
+    }
+    expect(evil.requests).toEqual([]);
+  });
+
+  it('answers a test of Ollama pointed at another local service with the status only, never that service\'s body', async () => {
+    const secret = 'INTERNAL-ADMIN-TOKEN-42';
+    const bodies = [`<html><body>router admin ${secret}</body></html>`, JSON.stringify({ message: `config ${secret}`, detail: secret }), JSON.stringify({ status: 'error', data: secret })];
+    let next = 0;
+    const other = createServer((_req, res) => {
+      res.writeHead(next % 2 === 0 ? 404 : 400, { 'content-type': next % 2 === 0 ? 'text/html' : 'application/json' });
+      res.end(bodies[next++ % bodies.length]);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => other.close(resolve)));
+    const { call } = await setup();
+    await call('saveProvider', { id: 'ollama', label: 'Ollama', preset: 'ollama', protocol: 'chat-completions', baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`, models: ['m'] });
+    for (let i = 0; i < bodies.length; i += 1) {
+      const tested = await call('testProvider', { id: 'ollama' });
+      expect(tested).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^LLM_(NOT_FOUND|BAD_REQUEST)$/), data: { status: expect.any(Number) } } });
+      expect(JSON.stringify(tested)).not.toContain(secret);
+      expect(tested.error.data).not.toHaveProperty('providerMessage');
+    }
   });
 });

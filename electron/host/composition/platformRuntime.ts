@@ -4,6 +4,7 @@ import { createArtifactStore } from '../../platform/artifacts/artifactStore';
 import type { ArtifactStore } from '../../platform/artifacts/types';
 import type { StartupNotice } from '../../platform/dataDir/fileSafety';
 import { prepareDataDir, resolveDataDir, type DataDirLayout } from '../../platform/dataDir/resolveDataDir';
+import { createDamagedRowHandler, type DamagedRowHandler } from '../../platform/db/damagedRows';
 import { openDatabase } from '../../platform/db/openDatabase';
 import type { SqliteDatabase } from '../../platform/db/types';
 import { createLogger, parseLogLevel } from '../../platform/log/logger';
@@ -36,8 +37,10 @@ export interface PlatformRuntime {
   settings: SettingsService;
   redactor: Redactor;
   log: Logger;
-  /** Problems found at start (corrupt files moved aside), for the UI banner. */
+  /** Problems found at start (corrupt files moved aside), for the UI banner; also damaged rows found since. */
   notices: StartupNotice[];
+  /** Where list queries send rows they cannot read (moved aside, reported once). */
+  damagedRows: DamagedRowHandler;
   close(): void;
 }
 
@@ -90,6 +93,7 @@ export function createPlatformRuntime(options: PlatformRuntimeOptions): Platform
     redactor,
     log,
     notices,
+    damagedRows: createDamagedRowHandler({ db: opened.db, file: layout.database, now: () => new Date(), log, notices }),
     close() {
       if (opened.db.open) opened.db.close();
     },

@@ -62,7 +62,7 @@ export function createReviewWorkspace(platform: PlatformRuntime, options: Review
     const gateway = createLlmGateway({ provider, retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, totalBudgetMs: 120_000 }, log });
     return { gateway, model: `${provider.id}/${provider.model}`, maxToolCalls: LLM_TOOL_CALLS_PER_FRAME, maxReasks: LLM_REASKS };
   };
-  const store = createSqliteReviewStore(platform.db, now);
+  const store = createSqliteReviewStore(platform.db, now, platform.damagedRows.moveAside);
   const allowedRoots = () => platform.settings.effective().settings.allowedRoots;
   const locale = () => platform.settings.getSettings().locale;
   const sets = createSetManager({

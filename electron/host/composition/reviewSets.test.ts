@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,8 @@ afterEach(() => {
 
 /** The real platform with the review and set handlers behind one router, and the events they emit. */
 function startApp() {
-  const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'review-sets-')) }, systemLocale: 'en', logName: 'test.log' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'review-sets-'));
+  const platform = createPlatformRuntime({ env: { CADSIGHT_DATA_DIR: dataDir }, systemLocale: 'en', logName: 'test.log' });
   const bus = createEventBus(ipcEvents, (error) => {
     throw error;
   });
@@ -54,7 +55,7 @@ function startApp() {
         }
       }, 20);
     });
-  return { call, ok, events, ended };
+  return { call, ok, events, ended, setsDir: path.join(dataDir, 'sets') };
 }
 
 describe('drawing sets in the app', () => {
@@ -125,6 +126,30 @@ describe('drawing sets in the app', () => {
     expect((await app.ok('reviewGetSet', { setId })).report.files).toHaveLength(6);
     expect((await app.ok('reviewSetCancel', { setId })).cancelled).toBe(false);
   }, 120_000);
+
+  it('keeps two uploads whose sanitised names collide as two files and shows each under the name it was uploaded as', async () => {
+    const app = startApp();
+    const { setId } = await app.ok('reviewSetCreate', { name: 'collisions' });
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'a b.dxf', dataBase64: b64(sample) })).toEqual({ files: 1 });
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'a_b.dxf', dataBase64: b64(iso) })).toEqual({ files: 2 });
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'A?B.dxf', dataBase64: b64(iso) })).toEqual({ files: 3 });
+    // The same uploaded name again replaces that one file.
+    expect(await app.ok('reviewSetAddFile', { setId, fileName: 'a b.dxf', dataBase64: b64(iso) })).toEqual({ files: 3 });
+    const { files } = await app.ok('reviewGetSet', { setId });
+    expect(files.map((f: { file: string; name: string }) => [f.file, f.name]).sort()).toEqual([
+      ['A_B-3.dxf', 'A?B.dxf'],
+      ['a_b-2.dxf', 'a_b.dxf'],
+      ['a_b.dxf', 'a b.dxf'],
+    ]);
+  });
+
+  it('lists the other sets when one set\'s record is damaged', async () => {
+    const app = startApp();
+    const { setId: good } = await app.ok('reviewSetCreate', { name: 'good' });
+    const { setId: broken } = await app.ok('reviewSetCreate', { name: 'broken' });
+    writeFileSync(path.join(app.setsDir, broken, 'set.json'), '{"id": "set-');
+    expect((await app.ok('reviewListSets', {})).sets.map((s: { id: string }) => s.id)).toEqual([good]);
+  });
 
   it('refuses files that are not DXF drawings and unknown sets with typed errors', async () => {
     const app = startApp();

@@ -61,6 +61,8 @@ const REPORT_MEDIA = { markdown: 'text/markdown; charset=utf-8', json: 'applicat
  */
 export function createSetManager(options: SetManagerOptions) {
   const active = new Map<string, { controller: AbortController; files: Map<string, SetFileView> }>();
+  /** Sets already reported as unreadable (reported once). */
+  const unreadable = new Set<string>();
   /** Run id → report folder of the set file it reviewed (loaded from the sets' state on first use). */
   let runFolders: Map<string, string> | null = null;
   const dirOf = (setId: string): string => path.join(options.setsDir, setId);
@@ -78,6 +80,15 @@ export function createSetManager(options: SetManagerOptions) {
   const endOf = (setId: string): EndRecord | null => {
     const file = path.join(dirOf(setId), 'status.json');
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as EndRecord) : null;
+  };
+  /** Stored file name → the name it was uploaded as (names.json; absent for files stored under their own name). */
+  const namesOf = (setId: string): Record<string, string> => {
+    try {
+      const parsed = JSON.parse(readFileSync(path.join(dirOf(setId), 'names.json'), 'utf8')) as unknown;
+      return typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+    } catch {
+      return {};
+    }
   };
   const listFiles = (setId: string): string[] => {
     try {
@@ -102,13 +113,15 @@ export function createSetManager(options: SetManagerOptions) {
   const fileViews = (setId: string): SetFileView[] => {
     const state = readSetState(outDir(setId));
     const live = active.get(setId)?.files;
+    const names = namesOf(setId);
     return listFiles(setId).map((file) => {
       const now = live?.get(file);
       if (now) return now;
       const entry = state[file];
-      if (!entry) return { file, state: 'pending', exitCode: null, findings: 0, runId: null, error: null };
+      const name = names[file] ?? file;
+      if (!entry) return { file, name, state: 'pending', exitCode: null, findings: 0, runId: null, error: null };
       // Exit code 2 without a typed error: the review itself ended failed (its run says why).
-      return { file, state: entry.error || entry.exitCode === 2 ? 'failed' : 'done', exitCode: entry.exitCode, findings: entry.findings ?? 0, runId: entry.runId ?? null, error: entry.error ?? null };
+      return { file, name, state: entry.error || entry.exitCode === 2 ? 'failed' : 'done', exitCode: entry.exitCode, findings: entry.findings ?? 0, runId: entry.runId ?? null, error: entry.error ?? null };
     });
   };
 
@@ -130,11 +143,21 @@ export function createSetManager(options: SetManagerOptions) {
   return {
     create(input: Input<'reviewSetCreate'>): { setId: string } {
       const record: SetRecord = { id: `set-${randomUUID()}`, name: input.name, createdAt: options.now().toISOString() };
-      mkdirSync(filesDir(record.id), { recursive: true });
-      writeFileAtomicSync(path.join(dirOf(record.id), 'set.json'), JSON.stringify(record), 0o644);
+      try {
+        mkdirSync(filesDir(record.id), { recursive: true });
+        writeFileAtomicSync(path.join(dirOf(record.id), 'set.json'), JSON.stringify(record), 0o644);
+      } catch (error) {
+        // A set that could not be recorded (STORAGE_FULL) leaves no half-made folder behind.
+        rmSync(dirOf(record.id), { recursive: true, force: true });
+        throw error;
+      }
       return { setId: record.id };
     },
-    /** Errors: REVIEW_SET_NOT_FOUND, REVIEW_SET_BUSY, REVIEW_SET_FULL, REVIEW_UPLOAD_*, CAD_DWG_UNSUPPORTED. */
+    /**
+     * Stores the upload under a unique name (its sanitised name, `-2`, `-3`, ... on a collision) and
+     * remembers the name it came with; the same uploaded name again replaces that file.
+     * Errors: REVIEW_SET_NOT_FOUND, REVIEW_SET_BUSY, REVIEW_SET_FULL, REVIEW_UPLOAD_*, CAD_DWG_UNSUPPORTED, STORAGE_FULL.
+     */
     addFile(input: Input<'reviewSetAddFile'>): { files: number } {
       requireSet(input.setId);
       requireIdle(input.setId);
@@ -143,8 +166,12 @@ export function createSetManager(options: SetManagerOptions) {
       // The engine's own output (<name>.ai-review.dxf) is never part of a set.
       if (!/\.dxf$/i.test(name) || /\.ai-review\.dxf$/i.test(name)) throw new AppError('REVIEW_UPLOAD_INVALID', `${input.fileName} is not a .dxf file.`, { data: { fileName: input.fileName } });
       const existing = listFiles(input.setId);
-      if (!existing.includes(name) && existing.length >= MAX_SET_FILES) throw new AppError('REVIEW_SET_FULL', `A drawing set holds at most ${MAX_SET_FILES} files.`, { data: { limit: MAX_SET_FILES } });
-      writeFileAtomicSync(path.join(filesDir(input.setId), name), decodeDxfUpload(input.fileName, input.dataBase64), 0o644);
+      const names = namesOf(input.setId);
+      const replaced = existing.find((file) => (names[file] ?? file) === input.fileName);
+      if (replaced === undefined && existing.length >= MAX_SET_FILES) throw new AppError('REVIEW_SET_FULL', `A drawing set holds at most ${MAX_SET_FILES} files.`, { data: { limit: MAX_SET_FILES } });
+      const stored = replaced ?? uniqueName(name, existing);
+      writeFileAtomicSync(path.join(filesDir(input.setId), stored), decodeDxfUpload(input.fileName, input.dataBase64), 0o644);
+      if (stored !== input.fileName || names[stored] !== undefined) writeFileAtomicSync(path.join(dirOf(input.setId), 'names.json'), JSON.stringify({ ...names, [stored]: input.fileName }), 0o644);
       // The set changed: its last report no longer covers it (the reviewed files are kept for the next start).
       rmSync(path.join(dirOf(input.setId), 'status.json'), { force: true });
       return { files: listFiles(input.setId).length };
@@ -161,16 +188,18 @@ export function createSetManager(options: SetManagerOptions) {
       const llm = input.llm ? options.reviewer(input.model) : undefined;
       const controller = new AbortController();
       const live = new Map<string, SetFileView>();
+      const names = namesOf(input.setId);
       active.set(input.setId, { controller, files: live });
       const review = dxfSetFileReviewer(
         { store: options.store, now: options.now, newRunId: () => `review-${randomUUID()}`, generatorVersion: options.generatorVersion, ...(llm ? { llm } : {}) },
         { checklist, locale: options.locale(), concurrency: options.concurrency, signal: controller.signal },
       );
       const onProgress = (event: SetProgress): void => {
+        const name = names[event.file] ?? event.file;
         const view: SetFileView =
           event.kind === 'started'
-            ? { file: event.file, state: 'reviewing', exitCode: null, findings: 0, runId: null, error: null }
-            : { file: event.file, state: event.error || event.exitCode === 2 ? 'failed' : 'done', exitCode: event.exitCode, findings: event.findings, runId: event.runId, error: event.error };
+            ? { file: event.file, name, state: 'reviewing', exitCode: null, findings: 0, runId: null, error: null }
+            : { file: event.file, name, state: event.error || event.exitCode === 2 ? 'failed' : 'done', exitCode: event.exitCode, findings: event.findings, runId: event.runId, error: event.error };
         if (event.kind === 'started') live.set(event.file, view);
         else live.delete(event.file);
         options.onProgress({ setId: input.setId, done: event.done, total: event.total, file: view });
@@ -209,9 +238,19 @@ export function createSetManager(options: SetManagerOptions) {
       run?.controller.abort();
       return { cancelled: run !== undefined };
     },
+    /** The sets, newest first; a set whose files cannot be read (damaged set.json, status.json) is left out and logged once. */
     list(): { sets: SetSummary[] } {
       const ids = existsSync(options.setsDir) ? readdirSync(options.setsDir).filter((name) => existsSync(path.join(dirOf(name), 'set.json'))) : [];
-      return { sets: ids.map((id) => summary(requireSet(id))).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 50) };
+      const sets = ids.flatMap((id) => {
+        try {
+          return [summary(requireSet(id))];
+        } catch (error) {
+          if (!unreadable.has(id)) options.log.warn('drawing set left out of the list: its files cannot be read', { setId: id, error: String(error) });
+          unreadable.add(id);
+          return [];
+        }
+      });
+      return { sets: sets.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 50) };
     },
     /** Errors: REVIEW_SET_NOT_FOUND. */
     detail(setId: string): z.input<typeof setDetailViewSchema> {
@@ -243,3 +282,13 @@ export function createSetManager(options: SetManagerOptions) {
 }
 
 export type SetManager = ReturnType<typeof createSetManager>;
+
+/** `name`, or `<stem>-2<ext>`, `-3`, ... : the first not in `taken` (compared without case, as Windows and macOS do). */
+function uniqueName(name: string, taken: readonly string[]): string {
+  const used = new Set(taken.map((file) => file.toLowerCase()));
+  const ext = path.extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  let candidate = name;
+  for (let n = 2; used.has(candidate.toLowerCase()); n += 1) candidate = `${stem}-${n}${ext}`;
+  return candidate;
+}

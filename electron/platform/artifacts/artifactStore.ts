@@ -4,6 +4,7 @@ import { chmod, link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/p
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { syncDirectory } from '../dataDir/fileSafety';
+import { asStorageFull, MIN_WRITE_BYTES } from '../dataDir/storageFull';
 import type { ArtifactRef, ArtifactStore, PutOptions, StoredArtifact } from './types';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -24,10 +25,12 @@ export function createArtifactStore(rootDir: string): ArtifactStore {
 
   const put = async (content: Uint8Array | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<StoredArtifact> => {
     const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = content instanceof Uint8Array ? [content] : content;
-    await io('prepare the artifact folder', () => mkdir(stagingDir, { recursive: true }));
+    // Known up front for bytes; for a stream, what had arrived when the disk refused.
+    let neededBytes = content instanceof Uint8Array ? content.byteLength : MIN_WRITE_BYTES;
     const staged = path.join(stagingDir, `${randomUUID()}.tmp`);
     try {
-      const { sha256, size } = await writeStaged(staged, chunks, options.maxBytes);
+      await io('prepare the artifact folder', () => mkdir(stagingDir, { recursive: true }));
+      const { sha256, size } = await writeStaged(staged, chunks, options.maxBytes, (written) => (neededBytes = Math.max(neededBytes, written)));
       const target = pathOf(sha256);
       await io('prepare the artifact folder', () => mkdir(path.dirname(target), { recursive: true }));
       // link() refuses to replace an existing name, so a stored (possibly referenced) artifact
@@ -46,6 +49,8 @@ export function createArtifactStore(rootDir: string): ArtifactStore {
         await assertExistingSize(target, sha256, size);
       }
       return { sha256, size, path: target, mediaType: options.mediaType ?? DEFAULT_MEDIA_TYPE };
+    } catch (error) {
+      throw asStorageFull(error, { folder: root, neededBytes }) ?? error;
     } finally {
       await rm(staged, { force: true });
     }
@@ -121,13 +126,14 @@ export function createArtifactStore(rootDir: string): ArtifactStore {
 }
 
 /** Streams chunks into a new staging file, hashing as it goes; fsyncs before returning. */
-async function writeStaged(staged: string, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes: number | undefined) {
+async function writeStaged(staged: string, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, maxBytes: number | undefined, onSize: (bytes: number) => void) {
   const handle = await io('create a staging file', () => open(staged, 'wx', 0o600));
   const hash = createHash('sha256');
   let size = 0;
   try {
     for await (const chunk of chunks) {
       size += chunk.byteLength;
+      onSize(size);
       if (maxBytes !== undefined && size > maxBytes) {
         throw new AppError('STORE_ARTIFACT_TOO_LARGE', `The content is larger than the ${maxBytes}-byte limit.`, { data: { maxBytes } });
       }

@@ -25,7 +25,8 @@ export interface PutOptions {
  * atomically, then made read-only; an existing artifact is never replaced.
  * Errors: STORE_ARTIFACT_ID_INVALID (not 64 lower-case hex chars), STORE_ARTIFACT_NOT_FOUND,
  * STORE_ARTIFACT_CORRUPT (bytes no longer match the name), STORE_ARTIFACT_TOO_LARGE,
- * STORE_IO (the file system refused).
+ * STORAGE_FULL (retryable: the disk is full, over quota or read-only; the staged file is removed),
+ * STORE_IO (the file system refused otherwise).
  */
 export interface ArtifactStore {
   /** Stores bytes or a stream of chunks (e.g. a Node Readable) and returns its address. */

@@ -1,8 +1,9 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import { moveAside, type StartupNotice } from '../dataDir/fileSafety';
 import type { Logger } from '../log/types';
+import { RECOVERY_MARKER_SUFFIX } from './damagedRows';
 import { toBusyError } from './immediate';
 import { runMigrations, type MigrationOutcome } from './migrations';
 import { applyRequiredPragmas, BUSY_TIMEOUT_MS } from './pragmas';
@@ -43,7 +44,8 @@ export interface OpenedDatabase {
  * migrations. A damaged file (not SQLite, SQLITE_NOTADB/SQLITE_CORRUPT, failed quick_check) is
  * moved aside with its -wal/-shm to `<file>.corrupt-<timestamp>` — never deleted or overwritten —
  * and a fresh database is created; every row still readable from the original is copied into it
- * (recoverRows), and the returned notice says where the original went and what was saved.
+ * (recoverRows), and the returned notice says where the original went and what was saved. The
+ * same happens when `<file>.recover` exists (a damaged row the running app could not remove).
  * Errors: STORE_PRAGMA_MISMATCH, STORE_MIGRATION_MISMATCH, STORE_DB_TOO_NEW,
  * STORE_MIGRATION_FAILED, STORE_BUSY, STORE_OPEN_FAILED (e.g. missing folder, permissions),
  * STORE_CORRUPT (a damaged file could not be moved aside, or the fresh database is damaged too).
@@ -72,6 +74,10 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   };
 
   if (hasForeignHeader(options.file)) setAside('not an SQLite file');
+  // A damaged row that could not be removed while the app ran (damagedRows.ts) asked for this.
+  const marker = `${options.file}${RECOVERY_MARKER_SUFFIX}`;
+  const recoveryAsked = existsSync(marker);
+  if (recoveryAsked && setAsideTo === null && existsSync(options.file)) setAside('a damaged row could not be removed');
   let db: SqliteDatabase;
   try {
     db = openChecked(options.file);
@@ -91,6 +97,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     const outcome = runMigrations(db, options.migrations, now);
     if (outcome.applied.length > 0) options.log?.info('database migrated', { applied: outcome.applied, version: outcome.version });
     if (setAsideTo !== null) salvage(setAsideTo, db, notices, options.log);
+    if (recoveryAsked) rmSync(marker, { force: true });
     return { db, notices, migrations: outcome, ...(options.preallocateWal ? { wal: preallocateWal(db, options.log) } : {}) };
   } catch (error) {
     db.close();

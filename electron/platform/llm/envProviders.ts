@@ -1,4 +1,5 @@
 import { AppError } from '../../../shared/errors';
+import { assertNotLinkLocalBaseUrl } from './baseUrlPolicy';
 import { providerPresets, type ProviderPreset } from './presets';
 import type { LlmProviderConfig } from './types';
 
@@ -83,7 +84,8 @@ function mentioned(env: EnvSource, id: EnvProviderId): boolean {
  * (default: the preset's), `<ID>_MODEL` (default: the preset's), `<ID>_TIMEOUT_MS` or
  * TIMEOUT_MS, and `<ID>_FORCE_STREAMING=1` for Chat Completions gateways that only stream.
  * Throws LLM_NOT_CONFIGURED when a required key, base URL or model is missing or a value is
- * invalid; the message names the variable to set, never a value.
+ * invalid; the message names the variable to set, never a value. SETTINGS_BASE_URL_NOT_ALLOWED
+ * for a link-local or cloud metadata base URL.
  */
 export function providerFromEnv(env: EnvSource, id: string): LlmProviderConfig {
   if (!isEnvProviderId(id)) throw notConfigured(`Unknown provider "${id}". Use one of: ${envProviderIds.join(', ')}.`, { provider: id });
@@ -92,6 +94,7 @@ export function providerFromEnv(env: EnvSource, id: string): LlmProviderConfig {
   const baseUrl = nonEmpty(env[`${prefix}_BASE_URL`]) ?? preset.baseUrl;
   if (!baseUrl) throw notConfigured(`Provider "${id}" needs ${prefix}_BASE_URL.`, { provider: id, variable: `${prefix}_BASE_URL` });
   if (!/^https?:\/\//.test(baseUrl)) throw notConfigured(`${prefix}_BASE_URL must be an http(s) URL.`, { provider: id, variable: `${prefix}_BASE_URL` });
+  assertNotLinkLocalBaseUrl(baseUrl, id);
   const model = nonEmpty(env[`${prefix}_MODEL`]) ?? preset.defaultModel;
   const wireBaseUrl = preset.protocol === 'openai-responses' ? normalizeResponsesBaseUrl(baseUrl) : baseUrl;
   if (!model) throw notConfigured(`Provider "${id}" needs ${prefix}_MODEL.`, { provider: id, variable: `${prefix}_MODEL` });

@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../log/types';
 import { callForcedTool } from './forcedToolCall';
-import { errorForStatus, isRetryableStatus } from './httpErrors';
+import { errorForStatus, isRetryableStatus, readErrorBody } from './httpErrors';
 import { abortedError, runHttpAttempt, TransportFailure, type FetchLike } from './httpTransport';
 import { anthropicMessagesAdapter } from './protocols/anthropicMessages';
 import { chatCompletionsAdapter } from './protocols/chatCompletions';
@@ -88,12 +88,12 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
   async function consumeReply(response: Response, wire: WireRequest, adapter: ProtocolAdapter, provider: LlmProviderConfig, apiKey: string | undefined): Promise<ProviderReply> {
     if (!response.ok) {
-      const bodyText = await response.text();
+      const bodyText = await readErrorBody(response);
       if (isRetryableStatus(response.status)) {
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
         throw new TransportFailure('status', `HTTP ${response.status}`, response.status, retryAfterMs);
       }
-      throw errorForStatus(response.status, bodyText, provider.id, apiKey);
+      throw errorForStatus(response.status, bodyText, provider, apiKey);
     }
     const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     if (wire.stream && isSse && adapter.parseStream && response.body) return adapter.parseStream(readSseEvents(response.body));

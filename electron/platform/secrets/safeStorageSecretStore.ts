@@ -47,6 +47,7 @@ export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOpti
     try {
       writeFileAtomicSync(options.file, `${JSON.stringify(next)}\n`);
     } catch (error) {
+      if (error instanceof AppError) throw error; // STORAGE_FULL
       throw new AppError('STORE_IO', 'The encrypted key file could not be written.', { data: { errno: (error as NodeJS.ErrnoException).code ?? 'unknown' }, cause: error });
     }
     contents = next;

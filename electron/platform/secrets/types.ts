@@ -12,7 +12,7 @@ export interface SecretStoreStatus {
  * settings file, SQLite or IPC replies; implementations register every key they touch with the
  * runtime's redactor. Error codes: SECRETS_UNAVAILABLE (this store cannot persist keys — the
  * message names the environment variable to use instead), SECRETS_UNREADABLE (a stored key can
- * no longer be decrypted, e.g. the keyring changed), SECRETS_INVALID (empty key), STORE_IO.
+ * no longer be decrypted, e.g. the keyring changed), SECRETS_INVALID (empty key), STORAGE_FULL, STORE_IO.
  */
 export interface SecretStore {
   status(): SecretStoreStatus;

@@ -19,7 +19,8 @@ type ChannelInput<K extends keyof typeof platformChannels> = z.input<(typeof pla
  * API keys delegated to the SecretStore. Methods named after the platform IPC channels take
  * that channel's input and return the settings view (keys only as keyConfigured/keySource).
  * Errors: SETTINGS_INVALID, SETTINGS_NOT_FOUND, SECRETS_UNAVAILABLE / SECRETS_INVALID (from the
- * secret store), STORE_IO (the file could not be written).
+ * secret store), STORAGE_FULL (retryable: the disk is full, over quota or read-only), STORE_IO (the
+ * file could not be written otherwise).
  */
 export interface SettingsService {
   /** SETTINGS_CORRUPT_MOVED_ASIDE when an invalid settings.json was replaced by defaults. */
@@ -85,6 +86,7 @@ export function createSettingsService(options: CreateSettingsServiceOptions): Se
     try {
       writeFileAtomicSync(options.file, `${JSON.stringify(checked, null, 2)}\n`);
     } catch (error) {
+      if (error instanceof AppError) throw error; // STORAGE_FULL: says which folder and how much
       throw new AppError('STORE_IO', 'The settings file could not be written.', { data: { errno: (error as NodeJS.ErrnoException).code ?? 'unknown' }, cause: error });
     }
     stored = checked;

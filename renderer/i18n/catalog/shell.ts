@@ -80,6 +80,7 @@ export const shellEn = {
   'banner.action.decide': 'Saving your decision',
   'banner.action.write': 'Writing the annotations',
   'banner.action.download': 'The download',
+  'error.STORAGE_FULL': 'Not enough disk space for {folder} (at least {needed} more is needed), or its disk is read-only. Nothing already saved was lost; free some space and try again.',
 } as const;
 
 export const shellZh: Record<keyof typeof shellEn, string> = {
@@ -163,4 +164,5 @@ export const shellZh: Record<keyof typeof shellEn, string> = {
   'banner.action.decide': '保存您的决定',
   'banner.action.write': '写入批注',
   'banner.action.download': '下载',
+  'error.STORAGE_FULL': '{folder} 所在磁盘空间不足（至少还需要 {needed}），或该磁盘为只读。已保存的内容没有丢失；请释放空间后重试。',
 };

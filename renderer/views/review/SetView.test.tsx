@@ -10,8 +10,8 @@ import { ReviewView } from './ReviewView';
 const ok = (value: unknown): Result<unknown> => ({ ok: true, value });
 const SET_ID = 'set-0f0e0d0c-0b0a-4909-8807-060504030201';
 const summary = (status: SetDetail['set']['status'], done: number) => ({ id: SET_ID, name: 'pump', createdAt: '2026-12-01T00:00:00Z', status, files: 3, done, exitCode: status === 'completed' ? 1 : null, error: null });
-const pending = (file: string) => ({ file, state: 'pending' as const, exitCode: null, findings: 0, runId: null, error: null });
-const doneFile = (file: string, i: number) => ({ file, state: 'done' as const, exitCode: 1, findings: 4 + i, runId: `review-${i}`, error: null });
+const pending = (file: string) => ({ file, name: file, state: 'pending' as const, exitCode: null, findings: 0, runId: null, error: null });
+const doneFile = (file: string, i: number) => ({ file, name: file, state: 'done' as const, exitCode: 1, findings: 4 + i, runId: `review-${i}`, error: null });
 const FILES = ['a.dxf', 'b.dxf', 'c.dxf'];
 const report = {
   createdAt: '2026-12-01T00:01:00Z',
@@ -128,6 +128,14 @@ describe('drawing sets in the Review view', () => {
       fireEvent.click(screen.getByTestId('back-to-set'));
     });
     expect(screen.getByTestId('set-view')).toBeTruthy();
+  });
+
+  it('shows each file under the name it was uploaded as, also in the set report, not its stored name', async () => {
+    const app = setup();
+    await act(async () => app.store.setState({ set: { set: summary('completed', 2), files: [{ ...doneFile('a_b.dxf', 0), name: 'a b.dxf' }, { ...doneFile('a_b-2.dxf', 1), name: 'a_b.dxf' }], report: { ...report, sheets: [{ ...report.sheets[0]!, file: 'a_b-2.dxf' }], findings: [{ ...report.findings[0]!, file: 'a_b.dxf' }] } } }));
+    await mount(app.store);
+    expect(screen.getAllByTestId('set-file').map((row) => row.querySelector('td')!.textContent)).toEqual(['a b.dxf', 'a_b.dxf']);
+    expect(screen.getByTestId('set-view').textContent).not.toContain('a_b-2.dxf');
   });
 
   it('a single dropped DXF opens as the drawing; several dropped files become a set', async () => {

@@ -32,6 +32,9 @@ export function SetView() {
   const selectRun = useApp((s) => s.selectRun);
   if (!detail) return null;
   const { set, files, report } = detail;
+  // The set report speaks of stored (unique) file names; the user knows the names they uploaded.
+  const uploaded = new Map(files.map((f) => [f.file, f.name]));
+  const nameOf = (file: string): string => uploaded.get(file) ?? file;
   const running = set.status === 'running';
   const startLabel = set.status === 'completed' ? 'reviewSet.view.again' : set.done > 0 ? 'reviewSet.view.resume' : 'reviewSet.view.start';
 
@@ -101,7 +104,7 @@ export function SetView() {
           <tbody>
             {files.map((f) => (
               <tr key={f.file} data-testid="set-file" data-state={f.state}>
-                <td>{f.file}</td>
+                <td title={f.name === f.file ? undefined : f.file}>{f.name}</td>
                 <td>
                   <span className={`pill file-${f.state}`}>{t(`reviewSet.fileState.${f.state}`)}</span>
                   {f.error && <span className="form-error"> [{f.error.code}] {f.error.message}</span>}
@@ -142,7 +145,7 @@ export function SetView() {
               <tbody>
                 {report.sheets.map((s) => (
                   <tr key={`${s.file}#${s.frameId}`}>
-                    <td>{s.file}</td>
+                    <td>{nameOf(s.file)}</td>
                     <td>{s.frameId}</td>
                     <td>{s.title ?? '—'}</td>
                     <td>{s.drawingNo ?? '—'}</td>
@@ -163,7 +166,7 @@ export function SetView() {
           <ul className="set-findings" data-testid="set-findings">
             {report.findings.slice(0, FINDINGS_SHOWN).map((f, i) => (
               <li key={i}>
-                <span className={`pill sev-${f.severity}`}>{isSeverity(f.severity) ? t(`review.severity.${f.severity}`) : f.severity}</span> <code>{f.checklistItemId}</code> {f.file}
+                <span className={`pill sev-${f.severity}`}>{isSeverity(f.severity) ? t(`review.severity.${f.severity}`) : f.severity}</span> <code>{f.checklistItemId}</code> {nameOf(f.file)}
                 {f.frameId ? `#${f.frameId}` : ''}: {f.message}
               </li>
             ))}

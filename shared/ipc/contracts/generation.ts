@@ -212,8 +212,9 @@ export const generationChannels = {
    * `source-requirements.md`, `completion.md` (when present), `actions/action-ledger.jsonl` and the
    * published revision's folder (`revision`, default the head; a FAILED task's last good checkpoint).
    * Errors: CDSL_TASK_NOT_FOUND, CDSL_REQUEST_INVALID (no such revision / nothing published yet),
+   * CDSL_ARTIFACT_MISSING (the revision's folder or one of its files is gone from the task folder),
    * CDSL_ARTIFACT_TOO_LARGE (the files, before compression, or the zip over MAX_GEN_ARTIFACT_BYTES:
-   * the files are capped before they are read into memory).
+   * the files are sized with stat before any is read, then streamed into the zip).
    */
   genExportZip: {
     input: z.object({ taskId, revision: revisionId.optional() }).strict(),

@@ -39,7 +39,10 @@ export const setSummaryViewSchema = z
 /** One file of a set. `runId`: its review run (open it like any run); null until reviewed. */
 export const setFileViewSchema = z
   .object({
+    /** The stored file name (unique in the set; the set report and events use it). */
     file: z.string(),
+    /** The name the file was uploaded as: what the user sees. */
+    name: z.string(),
     state: z.enum(['pending', 'reviewing', 'done', 'failed']),
     exitCode: z.number().int().nullable(),
     findings: count,
@@ -73,7 +76,9 @@ export const reviewSetChannels = {
   /** A new, empty set. */
   reviewSetCreate: { input: z.object({ name: z.string().trim().min(1).max(120) }).strict(), output: z.object({ setId: z.string() }).strict() },
   /**
-   * Adds one DXF (bytes) to a set that is not running; a file of the same name is replaced.
+   * Adds one DXF (bytes) to a set that is not running, stored under a unique name (files whose
+   * sanitised names collide get `-2`, `-3`, ...; the view shows the uploaded name); a file uploaded
+   * again under the same name is replaced.
    * Errors: REVIEW_SET_NOT_FOUND, REVIEW_SET_BUSY, REVIEW_SET_FULL (MAX_SET_FILES),
    * REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID (not base64, empty, or not a .dxf name),
    * CAD_DWG_UNSUPPORTED (a .dwg: save it as DXF).

@@ -1,4 +1,5 @@
 import { AppError, type AppErrorData } from '../../../../shared/errors';
+import { listSkippingDamaged, type DamagedRow } from '../../../platform/db/damagedRows';
 import { immediate } from '../../../platform/db/immediate';
 import type { SqliteDatabase } from '../../../platform/db/types';
 import { annotationSchema, type Annotation } from '../domain/annotation';
@@ -68,8 +69,11 @@ function toRun(row: RunRow): RunRecord {
   };
 }
 
-/** ReviewStore on the app's SQLite database (tables from reviewMigrations). */
-export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date): ReviewStore {
+/**
+ * ReviewStore on the app's SQLite database (tables from reviewMigrations). `onDamagedRow` receives
+ * a run row listRuns could not read (it is left out of the list instead of failing it).
+ */
+export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date, onDamagedRow: (row: DamagedRow) => void = () => undefined): ReviewStore {
   const stamp = (): string => now().toISOString();
   const requireRun = (runId: string): void => {
     if (!db.prepare('SELECT 1 FROM review_runs WHERE id = ?').get(runId)) {
@@ -102,7 +106,16 @@ export function createSqliteReviewStore(db: SqliteDatabase, now: () => Date): Re
       return row ? toRun(row) : undefined;
     },
     listRuns(limit) {
-      return (db.prepare('SELECT * FROM review_runs ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as RunRow[]).map(toRun);
+      return listSkippingDamaged<RunRow & { rowid: number }, RunRecord>({
+        db,
+        table: 'review_runs',
+        limit,
+        all: () => db.prepare('SELECT rowid, * FROM review_runs ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as Array<RunRow & { rowid: number }>,
+        byRowid: (rowid) => db.prepare('SELECT rowid, * FROM review_runs WHERE rowid = ?').get(rowid) as (RunRow & { rowid: number }) | undefined,
+        decode: toRun,
+        compare: (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+        onDamaged: onDamagedRow,
+      });
     },
     setRunStatus(runId, status, error, at) {
       requireRun(runId);
