@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // A page reacts to a click within a second on a quiet machine; CI shares two cores with other work,
+    // so an unqualified expect.poll waits up to 10 s before it fails.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
   },
 });
