@@ -73,7 +73,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     ...generation.handlers,
     ...createReviewHandlers(review),
     ...createReviewSetHandlers(review),
-    ...createVisionHandlers(platform, { events }),
+    ...createVisionHandlers(platform, { events, pdfWorkerScript: new URL('../node/pdfWorker.js', import.meta.url) }),
   };
   const router = createIpcRouter(ipcChannels, handlers, (channel, error) =>
     log.error('internal error in IPC handler', { channel, error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) }),

@@ -39,6 +39,8 @@ export interface VisionHandlerOptions {
   /** Tests shorten the backoff; the app uses DEFAULT_RETRY. */
   retry?: RetryOptions;
   clock?: Clock;
+  /** The bundled PDF render worker (dist/node/pdfWorker.js), resolved by the composition root. */
+  pdfWorkerScript: string | URL;
 }
 
 /**
@@ -110,7 +112,7 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
       () => scopes.getStore()?.uploads,
     ),
     processor: routedProcessor,
-    pdf: createPdfjsRenderer(),
+    pdf: createPdfjsRenderer({ workerScript: options.pdfWorkerScript }),
     frames: createFfmpegFrameExtractor({ ffmpegPath: 'ffmpeg', maxEdge: limits.maxImageEdge, timeoutMs: 120_000 }),
     clock,
     newId: () => `vs_${randomUUID().replaceAll('-', '')}`,

@@ -25,6 +25,10 @@ export const visionHints = {
   VISION_PDF_ENCRYPTED: 'The PDF is password-protected: save an unprotected copy (or print it to PDF) and send that.',
   VISION_PDF_INVALID: 'The PDF is damaged or not a PDF; re-export it, or send the pages as images.',
   VISION_PDF_PAGES_INVALID: 'Give pdf_pages as page numbers and ranges within the document, e.g. "1-3,5" (pages start at 1).',
+  VISION_PDF_PAGE_TOO_LARGE: 'A page embeds an image too large to decode safely: export that page as an image, or pick other pages with pdf_pages.',
+  VISION_PDF_DECODED_TOO_LARGE: 'The PDF inflates to far more data than its size suggests (a "PDF bomb"?): re-export it, or send the pages as images.',
+  VISION_PDF_PAGE_TIMEOUT: 'A page took too long to render: export it as an image, or pick other pages with pdf_pages.',
+  VISION_PDF_PAGE_TOO_COMPLEX: 'A page needs too much memory to render: export it as an image, or pick other pages with pdf_pages.',
   VISION_PDF_TOO_MANY_PAGES: 'Pick the pages to analyse with pdf_pages (e.g. "1-4"), or split the call.',
   VISION_DOCUMENT_IMAGE_SKIPPED: 'Raise max_images, or analyse this image separately with analyze_images.',
 } as const;
