@@ -7,7 +7,7 @@ import type { PdfJob, PdfJobLimits, PdfWorkerMessage } from './pdfWorkerProtocol
 export interface PdfjsRendererOptions {
   /** The bundled worker (dist/node/pdfWorker.js); composition roots resolve it next to their bundle. */
   workerScript: string | URL;
-  /** Longest one page may take to parse and paint. Default 30 s. */
+  /** Longest one page may take to parse and paint. Default 20 s (a dense A0 drawing takes a few). */
   pageTimeoutMs?: number;
   /** V8 old-generation heap of the render worker. Default 384 MiB. */
   heapLimitMb?: number;
@@ -26,7 +26,7 @@ export interface PdfjsRendererOptions {
  * VISION_PDF_PAGE_TOO_COMPLEX (heap limit reached).
  */
 export function createPdfjsRenderer(options: PdfjsRendererOptions): PdfRenderer {
-  const pageTimeoutMs = options.pageTimeoutMs ?? 30_000;
+  const pageTimeoutMs = options.pageTimeoutMs ?? 20_000;
   const heapLimitMb = options.heapLimitMb ?? 384;
   return {
     render(bytes, request) {
