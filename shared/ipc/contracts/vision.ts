@@ -35,6 +35,8 @@ export const visionUsageSchema = z
     /** Serialized request bytes actually sent (images included). */
     contextBytes: z.number().int().nonnegative(),
     latencyMs: z.number().nonnegative(),
+    /** Prompt tokens the provider served from its prompt cache (absent for sessions stored before it was counted). */
+    cachedPromptTokens: z.number().int().nonnegative().optional(),
   })
   .strict();
 

@@ -4,7 +4,7 @@ import { visionError } from '../domain/errors';
 import type { ImageOccurrence } from '../domain/htmlImages';
 import { DOCUMENT_IMAGE_PROMPT } from '../domain/prompts';
 import { addUsage, emptyUsage } from '../domain/session';
-import { shortenSource } from '../domain/sourceClassifier';
+import { neutralLabel, shortenSource } from '../domain/sourceClassifier';
 import type { CallOptions } from '../ports/runtime';
 import { mapSettled } from './concurrency';
 import { prepareOriginal } from './imageIntake';
@@ -64,7 +64,7 @@ export async function analyzeDocument(deps: DocumentDeps, input: { document: str
       const image = await prepareOriginal(deps.intake, loaded.bytes, loaded.label, 'source', 0);
       const outcome = await askModel(
         deps.gateway,
-        { messages: [{ role: 'user', content: [...imageContent(image, `Image (${image.label})`, bytesOfNew(image)), { type: 'text', text: input.prompt ?? DOCUMENT_IMAGE_PROMPT }] }] },
+        { messages: [{ role: 'user', content: [...imageContent(image, `Image (${neutralLabel(image.label)})`, bytesOfNew(image)), { type: 'text', text: input.prompt ?? DOCUMENT_IMAGE_PROMPT }] }] },
         { maxOutputTokens: deps.maxOutputTokens, purpose: 'vision.document', ...(options.signal ? { signal: options.signal } : {}) },
       );
       usage = addUsage(usage, outcome.usage);
