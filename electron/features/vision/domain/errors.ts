@@ -21,6 +21,7 @@ export const visionHints = {
   VISION_FFMPEG_MISSING: 'Install ffmpeg (e.g. apt install ffmpeg) or set FFMPEG_PATH to its location.',
   VISION_VIDEO_FAILED: 'ffmpeg could not read the video; check that it is a valid video file.',
   VISION_DOCUMENT_INVALID: 'Pass a document URL, HTML or markdown text.',
+  VISION_DOCUMENT_NO_IMAGES: 'Pass a document that contains images: a URL, a local .md/.html path (or file:// URL) inside CADSIGHT_ALLOWED_ROOTS, or its markdown/HTML text. For images themselves use analyze_images.',
   VISION_RELATIVE_URL_UNRESOLVED: 'Pass the document by its URL so relative image URLs can be resolved, or use absolute URLs.',
   VISION_PDF_ENCRYPTED: 'The PDF is password-protected: save an unprotected copy (or print it to PDF) and send that.',
   VISION_PDF_INVALID: 'The PDF is damaged or not a PDF; re-export it, or send the pages as images.',
