@@ -34,8 +34,9 @@ export function Composer() {
     async (files: File[]) => {
       if (files.length === 0) return;
       const read = await readImageFiles(pending, files);
-      showError(read.error ?? null);
+      // Adding clears the last error; a file refused in this drop is reported after that.
       if ('uploads' in read) addUploads(read.uploads);
+      if (read.error) showError(read.error);
     },
     [pending, addUploads, showError],
   );
