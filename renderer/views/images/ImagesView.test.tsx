@@ -137,6 +137,26 @@ describe('Images view', () => {
     expect(store.getState().view).toBe('settings');
   });
 
+  it('removes a file the engine refused from the tray, names it, and offers no Retry that could not succeed', async () => {
+    const host = fakeHost({
+      settings: { ...baseSettings, providers: [provider], roles: { ...baseSettings.roles, vision: { providerId: 'qwen', model: 'qwen-vl-max' } } },
+      analyze: () => ({ ok: false, error: { code: 'VISION_IMAGE_CORRUPT', message: 'The image could not be decoded.', retryable: false, data: { sourceIndex: 1 } } }),
+    });
+    await renderImages(host);
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([TINY_PNG], 'good.png', { type: 'image/png' }), new File([TINY_PNG], 'odd.png', { type: 'image/png' })] } });
+    });
+    await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(2));
+    fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'Hi' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-send'));
+    });
+    const error = await screen.findByTestId('vision-error');
+    expect(error.textContent).toContain('odd.png');
+    expect(screen.queryByTestId('vision-retry')).toBeNull();
+    expect(screen.getAllByTestId('vision-pending').map((item) => item.textContent)).toEqual([expect.stringContaining('good.png')]);
+  });
+
   it('retries a failed turn with the same question and images', async () => {
     let attempts = 0;
     const host = fakeHost({
