@@ -98,6 +98,19 @@ describe('Images view journey', () => {
     await page.dispatchEvent('[data-testid="vision-dropzone"]', 'drop', { dataTransfer });
     await expect.poll(() => page.getByTestId('vision-pending').count()).toBe(1);
 
+    // A truncated PNG (a cut-off download) is flagged on drop by its name and never joins the tray.
+    const truncated = blue.slice(0, Math.floor(blue.length / 2 / 4) * 4);
+    const badTransfer = await page.evaluateHandle((base64) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'broken-scan.png', { type: 'image/png' }));
+      return transfer;
+    }, truncated);
+    await page.dispatchEvent('[data-testid="vision-dropzone"]', 'drop', { dataTransfer: badTransfer });
+    await page.getByTestId('vision-error').waitFor();
+    expect(await page.getByTestId('vision-error').textContent()).toContain('broken-scan.png');
+    expect(await page.getByTestId('vision-pending').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('images-bad-file') });
+
     await ask(page, 'Compare it with this second image.', 2);
     // The follow-up re-sends the first image next to the new one: the model sees both.
     expect(countImageParts(provider.requests[1]!.body)).toBe(2);
@@ -105,9 +118,28 @@ describe('Images view journey', () => {
     expect(sentImages(provider.requests[1]!.body)).toContain(firstTurnImage);
     expect(JSON.stringify(provider.requests[1]!.body)).toContain('What does this drawing show?');
 
+    // The lightbox: the original at full resolution, zoomed with keys and the wheel, panned by dragging.
     await page.getByTestId('vision-zoom-open-0').click();
     const stage = page.getByTestId('vision-zoom-stage');
     await stage.locator('img').waitFor();
+    expect(await stage.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
+    const fitted = (await stage.boundingBox())!;
+    await page.keyboard.press('+');
+    await expect.poll(async () => (await stage.boundingBox())!.width).toBeGreaterThan(fitted.width * 1.2);
+    await page.mouse.move(fitted.x + fitted.width / 2, fitted.y + fitted.height / 2);
+    await page.mouse.wheel(0, -400);
+    await expect.poll(async () => (await stage.boundingBox())!.width).toBeGreaterThan(fitted.width * 2);
+    const zoomed = (await stage.boundingBox())!;
+    await page.mouse.down();
+    await page.mouse.move(fitted.x + fitted.width / 2 + 120, fitted.y + fitted.height / 2 + 40, { steps: 4 });
+    await page.mouse.up();
+    expect((await stage.boundingBox())!.x).toBeCloseTo(zoomed.x + 120, -1);
+    await page.screenshot({ path: screenshotPath('images-lightbox') });
+    await page.keyboard.press('0');
+    await expect.poll(async () => Math.round((await stage.boundingBox())!.width)).toBe(Math.round(fitted.width));
+
+    // The region question inside the lightbox.
+    await page.getByTestId('vision-zoom-select').click();
     const box = (await stage.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.3);
     await page.mouse.down();
@@ -125,7 +157,9 @@ describe('Images view journey', () => {
     expect(await page.getByTestId('vision-reply').nth(2).textContent()).toContain('crossing lines');
     expect(await page.getByTestId('vision-session-usage').textContent()).toMatch(/Session total: 3 calls/);
     expect(await page.getByTestId('vision-last-turn').textContent()).toContain('scripted · scripted-vision');
-    await page.getByTestId('vision-zoom').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('vision-zoom').focus();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('vision-zoom').waitFor({ state: 'detached' });
 
     // Ctrl+V of a screenshot: a paste event carrying an image file adds it to the next question.
     await page.evaluate((base64) => {
@@ -172,6 +206,7 @@ describe('Images view journey', () => {
     await page.getByTestId('vision-zoom-open-0').click();
     const stage = page.getByTestId('vision-zoom-stage');
     await stage.locator('img').waitFor();
+    await page.getByTestId('vision-zoom-select').click();
     const before = (await stage.boundingBox())!;
     const press = { x: before.x + before.width * 0.1, y: before.y + before.height * 0.1 };
     await page.mouse.move(press.x, press.y);

@@ -11,6 +11,7 @@ const nodeEntries = [
   ['electron/host/visionMcp.ts', 'visionMcp'],
   ['electron/host/cadBridge.ts', 'cadBridge'],
   ['electron/features/cadgen/adapters/occt/occtWorker.ts', 'occtWorker'],
+  ['electron/features/vision/adapters/pdf/pdfRenderWorker.ts', 'pdfWorker'],
   // Test support (offline evals and the README's scripted walkthrough), never loaded by the app.
   ['electron/testSupport/cadgenPlayer/serve.ts', 'scriptedCadgenProvider'],
   ['electron/testSupport/cadgenCrash/child.ts', 'cadgenCrashChild'],

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   } catch (error) {
     exitWithConfigError(error);
   }
-  const server = createVisionMcpServer({ service: runtime.service, log }, packageJson.version);
+  const server = createVisionMcpServer({ service: runtime.service, log, verbose: config.verbose }, packageJson.version);
 
   const sweep = () => {
     try {

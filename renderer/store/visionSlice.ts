@@ -56,7 +56,8 @@ export interface VisionSlice {
   loadVisionSessions(): Promise<void>;
   /** Opens a session (null = start a new one). */
   openVisionSession(sessionId: string | null): Promise<void>;
-  loadVisionImage(sessionId: string, imageIndex: number): Promise<void>;
+  /** Fetches a session image once: the bytes the model saw, or (`full`) the original for the lightbox. */
+  loadVisionImage(sessionId: string, imageIndex: number, full?: boolean): Promise<void>;
   addVisionUploads(uploads: Omit<PendingUpload, 'id'>[]): void;
   removeVisionUpload(id: number): void;
   setVisionChoice(choice: VisionModelChoice): void;
@@ -67,7 +68,7 @@ export interface VisionSlice {
   showVisionError(error: AppErrorData | null): void;
 }
 
-export const visionImageKey = (sessionId: string, imageIndex: number): string => `${sessionId}/${imageIndex}`;
+export const visionImageKey = (sessionId: string, imageIndex: number, full = false): string => `${sessionId}/${imageIndex}${full ? '/full' : ''}`;
 
 export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get, bridge }: SliceContext<S>): VisionSlice {
   let nextUploadId = 1;
@@ -102,13 +103,26 @@ export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get
   let failedSend: ((requestId: string) => Promise<Result<VisionTurnResult>>) | null = null;
 
   /** Runs one turn: progress tracking, inline error, then the refreshed conversation and list. */
-  async function turn(send: (requestId: string) => Promise<Result<VisionTurnResult>>): Promise<boolean> {
+  async function turn(send: (requestId: string) => Promise<Result<VisionTurnResult>>, uploads: readonly PendingUpload[] = []): Promise<boolean> {
     if (get().visionBusy) return false;
     const requestId = `r${Date.now().toString(36)}${nextRequest++}`;
     patch({ visionBusy: { requestId, phase: 'send', done: 0, total: 0 }, visionError: null, visionCanRetry: false });
     const result = await send(requestId);
     patch({ visionBusy: null });
     if (!result.ok) {
+      // A file the engine refused (data.sourceIndex) leaves the tray, named in the error: sending
+      // it again could not succeed, and it would fail the next question's good images too.
+      const index = result.error.data?.['sourceIndex'];
+      const bad = typeof index === 'number' ? uploads[index] : undefined;
+      if (bad) {
+        failedSend = null;
+        patch({
+          visionPending: get().visionPending.filter((upload) => upload.id !== bad.id),
+          visionError: { ...result.error, data: { ...result.error.data, messageKey: 'vision.upload.removed', params: { name: bad.name, code: result.error.code } } },
+          visionCanRetry: false,
+        });
+        return false;
+      }
       failedSend = send;
       patch({ visionError: result.error, visionCanRetry: true });
       return false;
@@ -171,10 +185,10 @@ export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get
       }
       await reloadSession(sessionId);
     },
-    async loadVisionImage(sessionId, imageIndex) {
-      const key = visionImageKey(sessionId, imageIndex);
+    async loadVisionImage(sessionId, imageIndex, full = false) {
+      const key = visionImageKey(sessionId, imageIndex, full);
       if (get().visionImages[key]) return;
-      const result = await bridge.visionGetImage({ sessionId, imageIndex });
+      const result = await bridge.visionGetImage({ sessionId, imageIndex, ...(full ? { full: true } : {}) });
       if (!result.ok) {
         patch({ visionError: result.error });
         return;
@@ -190,8 +204,9 @@ export function createVisionSlice<S extends ShellSlice & VisionSlice>({ set, get
     setVisionChoice: (choice) => patch({ visionChoice: choice }),
     askVision(prompt) {
       const session = get().visionSession;
-      const images = get().visionPending.map(({ name, mimeType, dataBase64 }) => ({ name, dataBase64, ...(mimeType ? { mimeType } : {}) }));
-      return turn((requestId) => bridge.visionAnalyze({ prompt, images, requestId, ...(session ? { sessionId: session.id } : {}), ...choiceInput() }));
+      const pending = get().visionPending;
+      const images = pending.map(({ name, mimeType, dataBase64 }) => ({ name, dataBase64, ...(mimeType ? { mimeType } : {}) }));
+      return turn((requestId) => bridge.visionAnalyze({ prompt, images, requestId, ...(session ? { sessionId: session.id } : {}), ...choiceInput() }), pending);
     },
     zoomVision(imageIndex, region, prompt) {
       const session = get().visionSession;

@@ -14,6 +14,7 @@ import { createNodeHttpFetch } from '../../electron/platform/llm/nodeHttpFetch';
 import { startScriptedProvider, type ScriptedProvider } from '../../electron/testSupport/scriptedProvider';
 import { genericLimits, startVisionHarness } from '../../electron/testSupport/visionFixtures/harness';
 import { lineArtPng, photoJpeg, solidPng } from '../../electron/testSupport/visionFixtures/images';
+import { followUpTurn, hostilePdfs, toolsListBytes } from './vision.agent';
 import { connect, connectForwarder, measureBombs, measureColdStart, median, processCpuMs, repoRoot } from './vision.process';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -230,7 +231,10 @@ async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadsight-bench-'));
   const cold = await measureColdStart(provider, dir, 5);
   const bombs = await measureBombs(provider, dir);
+  const toolsList = await toolsListBytes(provider, dir);
+  const pdfs = await hostilePdfs(provider, dir);
   await provider.close();
+  const followUp = await followUpTurn(pre.lineArt);
   rmSync(dir, { recursive: true, force: true });
 
   const lineArt = pre.rows[0]!;
@@ -248,7 +252,14 @@ async function main() {
     lineArt4kOverhead: big,
     coldStart: { ...cold, ratioToBareMcpServer: round(cold.coldStartMs / cold.bareMcpServerMs, 2) },
     bombs,
+    toolsListBytes: toolsList,
+    followUp,
+    hostilePdfs: pdfs,
     targets: {
+      toolsListBytes: { value: toolsList, target: 6000, pass: toolsList <= 6000 },
+      coldStartVsBareSdkServer: { value: round(cold.coldStartMs / cold.bareMcpServerMs, 2), target: 1.0, pass: cold.coldStartMs <= cold.bareMcpServerMs },
+      hostilePdfPeakRssMb: { value: Math.max(...pdfs.map((p) => p.peakRssMb)), target: 1024, pass: pdfs.every((p) => p.peakRssMb < 1024 && p.code.startsWith('VISION_PDF_')) },
+      hostilePdfSeconds: { value: Math.max(...pdfs.map((p) => p.seconds)), target: 60, pass: pdfs.every((p) => p.seconds < 60) },
       firstCallColourLineArtKb: { value: kb(first.oursBytes), target: 460, pass: kb(first.oursBytes) <= 460 },
       lineArtBytesVsPicsense: { value: round(first.oursBytes / first.untouchedBytes, 3), target: 0.2, pass: first.oursBytes / first.untouchedBytes <= 0.2 },
       pixelDiffsAtMost256Colours: { value: exactDiffs, target: 0, pass: exactRows.length > 0 && exactDiffs === 0 },
@@ -295,6 +306,14 @@ async function main() {
     `Cold start to tools/list answer: **${round(cold.coldStartMs)} ms**; in the same run a bare one-tool SDK server took ${round(cold.bareMcpServerMs)} ms (ratio ${results.coldStart.ratioToBareMcpServer}) and \`node -e\` ${round(cold.nodeBaselineMs)} ms.`,
     '',
     `Peak RSS of the server: ${round(bombs.idlePeakMb)} MB after tools/list, **${round(bombs.bombPeakMb)} MB** after refusing image bombs (${bombs.refused.join('; ')}).`,
+    '',
+    `tools/list reply: **${toolsList} bytes** (picsense 0.1.1 measured at 1.8 KB, @z_ai/mcp-server 0.1.5 at 8.4 KB in issue #29).`,
+    '',
+    `Follow-up turn on the 4000×3000 colour drawing (chat-completions): first request ${kb(followUp.firstBytes)} KB, second **${kb(followUp.secondBytes)} KB**, of which ${kb(followUp.cacheablePrefixBytes)} KB (share **${followUp.cacheableShare}**) repeat the first request from its start — the prefix a provider's prompt cache serves (Anthropic: cache_control on the image prefix).`,
+    '',
+    '| Hostile PDF (harmless page 1, hostile page 2) | answer | seconds | server peak RSS (MB) |',
+    '|---|---|---:|---:|',
+    ...pdfs.map((p) => `| ${p.name} | ${p.code}: ${p.message} | ${p.seconds} | ${p.peakRssMb} |`),
     '',
     '| Target | value | target | pass |',
     '|---|---:|---:|---|',

@@ -17,7 +17,7 @@ export type { ImageSourceLoader } from './ports/imageSources';
 export type { CallOptions, Clock, ProgressReporter, VideoFrameExtractor } from './ports/runtime';
 export type { VisionSessionRepository } from './ports/sessionRepository';
 export { createFfmpegFrameExtractor, type FfmpegOptions } from './adapters/ffmpegFrameExtractor';
-export { createPdfjsRenderer } from './adapters/pdfjsRenderer';
+export { createPdfjsRenderer } from './adapters/pdf/pdfjsRenderer';
 export type { PdfRenderer } from './ports/pdfRenderer';
 export { createSharpImageProcessor, RESIZE_KERNEL, type SharpProcessorOptions } from './adapters/sharpImageProcessor';
 export { createSourceLoader, type SourceLoaderOptions } from './adapters/sourceLoader';

@@ -73,7 +73,7 @@ export async function createAppRuntime(options: AppRuntimeOptions): Promise<AppR
     ...generation.handlers,
     ...createReviewHandlers(review),
     ...createReviewSetHandlers(review),
-    ...createVisionHandlers(platform, { events }),
+    ...createVisionHandlers(platform, { events, pdfWorkerScript: new URL('../node/pdfWorker.js', import.meta.url) }),
   };
   const router = createIpcRouter(
     ipcChannels,

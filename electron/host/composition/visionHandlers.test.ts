@@ -8,7 +8,7 @@ import { VISION_MAX_UPLOAD_BYTES, visionChannels } from '../../../shared/ipc/con
 import { createEventBus } from '../../platform/events/eventBus';
 import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
 import { startScriptedProvider, type Script, type ScriptedProvider } from '../../testSupport/scriptedProvider';
-import { countImageParts } from '../../testSupport/visionFixtures/harness';
+import { builtPdfWorker, countImageParts } from '../../testSupport/visionFixtures/harness';
 import { makePdf } from '../../testSupport/visionFixtures/pdf';
 import { solidPng } from '../../testSupport/visionFixtures/images';
 import { spawnVisionServer, textJson } from '../../testSupport/visionFixtures/mcpClient';
@@ -37,7 +37,7 @@ function startApp(dataDir: string, clock?: { now: () => number }): App {
   });
   const events: App['events'] = [];
   bus.subscribe((event, payload) => events.push({ event, payload }));
-  const handlers = createVisionHandlers(platform, { events: bus, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 5_000 }, ...(clock ? { clock } : {}) });
+  const handlers = createVisionHandlers(platform, { events: bus, pdfWorkerScript: builtPdfWorker, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, totalBudgetMs: 5_000 }, ...(clock ? { clock } : {}) });
   const router = createIpcRouter(visionChannels, handlers, (channel, error) => {
     throw new Error(`internal error in ${channel}: ${String(error)}`);
   });

@@ -39,6 +39,8 @@ export interface VisionHandlerOptions {
   /** Tests shorten the backoff; the app uses DEFAULT_RETRY. */
   retry?: RetryOptions;
   clock?: Clock;
+  /** The bundled PDF render worker (dist/node/pdfWorker.js), resolved by the composition root. */
+  pdfWorkerScript: string | URL;
 }
 
 /**
@@ -110,7 +112,7 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
       () => scopes.getStore()?.uploads,
     ),
     processor: routedProcessor,
-    pdf: createPdfjsRenderer(),
+    pdf: createPdfjsRenderer({ workerScript: options.pdfWorkerScript }),
     frames: createFfmpegFrameExtractor({ ffmpegPath: 'ffmpeg', maxEdge: limits.maxImageEdge, timeoutMs: 120_000 }),
     clock,
     newId: () => `vs_${randomUUID().replaceAll('-', '')}`,
@@ -188,7 +190,7 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
       events.emit('visionSessionChanged', { sessionId });
       return { sessionId };
     },
-    visionGetImage({ sessionId, imageIndex }) {
+    visionGetImage({ sessionId, imageIndex, full }) {
       const session = liveSession(sessionId);
       const image = session.images[imageIndex];
       if (!image) {
@@ -196,8 +198,11 @@ export function createVisionHandlers(platform: PlatformRuntime, options: VisionH
           data: { hint: visionHints.VISION_IMAGE_INDEX_INVALID, imageCount: session.images.length },
         });
       }
-      const bytes = repository.imageBytes(image.preparedSha256);
-      return { mimeType: image.preparedMimeType, dataBase64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), width: image.preparedWidth, height: image.preparedHeight };
+      const chosen = full
+        ? { sha256: image.originalSha256, mimeType: image.originalMimeType, width: image.originalWidth, height: image.originalHeight }
+        : { sha256: image.preparedSha256, mimeType: image.preparedMimeType, width: image.preparedWidth, height: image.preparedHeight };
+      const bytes = repository.imageBytes(chosen.sha256);
+      return { mimeType: chosen.mimeType, dataBase64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), width: chosen.width, height: chosen.height };
     },
   };
 }

@@ -17,6 +17,35 @@ const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
 /**
+ * The id of a JSON-RPC request read from the first characters of its line: a top-level "id"
+ * written before "params" (as most clients outside the TypeScript SDK do, which writes it last).
+ * Only the object's first level is searched, so an "id" inside params never matches. Null when
+ * the id is not there.
+ */
+export function requestIdFromHead(head: string): string | number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '"') {
+      if (depth === 1 && head.startsWith('"id"', i)) {
+        const value = /^"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")\s*[,}]/.exec(head.slice(i));
+        if (value) return value[1]!.startsWith('"') ? (JSON.parse(value[1]!) as string) : Number(value[1]);
+      }
+      inString = true;
+    }
+  }
+  return null;
+}
+
+/**
  * The MCP stdio server transport of cadsight-vision and cadsight-cad-bridge. The SDK's own one
  * closes itself when more than 10 MiB are buffered (the process then exits 0 without a word)
  * and drops malformed lines silently. This one frames stdin with the byte-level line framer,
@@ -57,7 +86,11 @@ export class LineStdioServerTransport implements Transport {
 
   private handle(item: FrameItem): void {
     if (item.kind === 'overflow') {
-      this.reject(INVALID_REQUEST, `The message is larger than ${item.maxFrameBytes} bytes and was dropped; pass images and documents as file paths or URLs instead of inline base64.`);
+      this.reject(
+        INVALID_REQUEST,
+        `The message is larger than ${item.maxFrameBytes} bytes and was dropped; pass images and documents as file paths or URLs instead of inline base64.`,
+        requestIdFromHead(item.head),
+      );
       return;
     }
     if (item.kind === 'invalid-utf8') {

@@ -52,7 +52,7 @@ export function composeVisionRuntime(config: VisionMcpConfig, log: Logger): Visi
       maxDocumentBytes: 5 * 1024 * 1024,
     }),
     processor: createSharpImageProcessor({ limits, format: config.imageFormat, maxInputPixels: MAX_INPUT_PIXELS }),
-    pdf: createPdfjsRenderer(),
+    pdf: createPdfjsRenderer({ workerScript: new URL('./pdfWorker.js', import.meta.url) }),
     frames: createFfmpegFrameExtractor({ ffmpegPath: config.ffmpegPath, maxEdge: Math.min(limits.maxLongEdge, 2048), timeoutMs: 120_000 }),
     clock: { now: () => Date.now() },
     newId: () => `vs_${randomUUID().replaceAll('-', '')}`,

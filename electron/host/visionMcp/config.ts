@@ -25,6 +25,8 @@ export interface VisionMcpConfig {
   notices: string[];
   downloadTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** CADSIGHT_VISION_VERBOSE: every result carries usage and latency (otherwise only when a call asks). */
+  verbose: boolean;
 }
 
 function bad(variable: string, expectation: string): AppError {
@@ -87,5 +89,6 @@ export function visionConfigFromEnv(env: EnvSource, defaults: { dataDir: string 
     notices,
     downloadTimeoutMs: numberVar(env, 'DOWNLOAD_TIMEOUT_MS', 30_000, { min: 100, max: 600_000, integer: true }),
     logLevel: level,
+    verbose: booleanVar(env, 'CADSIGHT_VISION_VERBOSE'),
   };
 }

@@ -57,20 +57,23 @@ export function usageView(usage: UsageTotals) {
   return {
     calls: usage.calls,
     prompt_tokens: usage.promptTokens,
+    cached_prompt_tokens: usage.cachedPromptTokens ?? 0,
     completion_tokens: usage.completionTokens,
     context_bytes: usage.contextBytes,
     latency_ms: usage.latencyMs,
   };
 }
 
-/** Structured content of a session turn (analyze_images, zoom_image, analyze_video). */
-export function turnView(result: TurnResult): Record<string, unknown> {
+/**
+ * Structured content of a session turn (analyze_images, zoom_image, analyze_video): the answer
+ * only; usage and latency (≈ 350 characters an agent pays for on every call) only when asked.
+ */
+export function turnView(result: TurnResult, verbose: boolean): Record<string, unknown> {
   return {
     session_id: result.sessionId,
     summary: result.summary,
     description: result.description,
-    usage: usageView(result.usage),
-    session_usage: usageView(result.sessionUsage),
+    ...(verbose ? { usage: usageView(result.usage), session_usage: usageView(result.sessionUsage) } : {}),
     image_indexes: result.imageIndexes,
     ...(result.budgetNote ? { budget_note: result.budgetNote } : {}),
   };

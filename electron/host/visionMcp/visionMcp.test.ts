@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('cadsight-vision over stdio', () => {
-  it('lists five tools with input and output schemas', async () => {
+  it('lists five tools with input and output schemas in at most 6000 bytes', async () => {
     server = await spawnVisionServer([]);
     expect(server.client.getServerVersion()).toMatchObject({ name: 'cadsight-vision' });
     const { tools } = await server.client.listTools();
@@ -32,19 +32,22 @@ describe('cadsight-vision over stdio', () => {
     const analyze = tools.find((t) => t.name === 'analyze_images')!;
     // Follow-ups are written as {session_id, prompt}: image_sources must not be schema-required.
     expect(analyze.inputSchema.required).toEqual(['prompt']);
-    expect(analyze.description).toMatch(/image_sources may be omitted/);
+    expect(analyze.description).toMatch(/session_id/);
+    // tools/list is read into every agent's context: the whole reply stays small.
+    expect(Buffer.byteLength(JSON.stringify(await server.client.listTools()))).toBeLessThanOrEqual(6000);
   });
 
   it('analyzes, follows up and zooms in one session, sending the images on every turn', async () => {
     let turn = 0;
-    server = await spawnVisionServer((_r: CapturedRequest) => ({ text: ['A red tile.\nSUMMARY: Red tile.', 'Still red.', 'The corner is red.'][turn++]! }));
+    const replies = ['<think>Looks red; user wants colour.</think>A red tile.\nSUMMARY: Red tile.', 'Still red.', 'The corner is red.', 'Yes, red.'];
+    server = await spawnVisionServer((_r: CapturedRequest) => ({ text: replies[turn++]!, reasoning: 'provider-side reasoning' }));
     const file = path.join(server.dir, 'tile.png');
     writeFileSync(file, await solidPng(300, 200));
     const first = await server.call('analyze_images', { image_sources: [file], prompt: 'What is it?' });
     expect(first.isError).toBeFalsy();
-    expect(textJson(first)).toMatchObject({ summary: 'Red tile.', description: 'A red tile.' });
+    // Answers only: no reasoning, no SUMMARY line, no usage metadata unless asked for.
+    expect(textJson(first)).toEqual({ session_id: expect.any(String), summary: 'Red tile.', description: 'A red tile.', image_indexes: [0] });
     expect(first.structuredContent).toEqual(textJson(first));
-    expect(first.structuredContent).toMatchObject({ usage: { calls: 1 }, image_indexes: [0] });
     const sessionId = textJson(first).session_id as string;
 
     // The follow-up as agents write it: no image_sources at all.
@@ -53,12 +56,20 @@ describe('cadsight-vision over stdio', () => {
     expect(textJson(second)).toMatchObject({ session_id: sessionId, summary: 'Red tile.', description: 'Still red.' });
     const third = await server.call('zoom_image', { session_id: sessionId, image_index: 0, region: { x: 0.5, y: 0.5, width: 0.5, height: 0.5 }, prompt: 'Corner?' });
     expect(textJson(third)).toMatchObject({ description: 'The corner is red.', image_indexes: [0, 1] });
-    expect(server.provider.requests.map((r) => countImageParts(r.body))).toEqual([1, 1, 2]);
+    // verbose asks for usage; the zoom crop answered its own turn and is not re-sent after it.
+    const fourth = await server.call('analyze_images', { prompt: 'Still red?', session_id: sessionId, verbose: true });
+    expect(textJson(fourth)).toMatchObject({ usage: { calls: 1, cached_prompt_tokens: 0 }, session_usage: { calls: 4 } });
+    expect(server.provider.requests.map((r) => countImageParts(r.body))).toEqual([1, 1, 2, 1]);
+    const history = JSON.stringify(server.provider.requests[3]!.body);
+    expect(history).not.toMatch(/Looks red|SUMMARY|provider-side reasoning/);
+    expect(history).toContain('zoom crop shown in that turn only');
+    // Privacy: the provider sees neutral labels, never the folder the images live in.
+    for (const request of server.provider.requests) expect(JSON.stringify(request.body)).not.toContain(server.dir);
+    expect(JSON.stringify(server.provider.requests[0]!.body)).toContain('Image #0 (tile.png)');
 
     const listed = await server.call('list_sessions', {});
-    expect(textJson(listed).sessions).toEqual([
-      expect.objectContaining({ session_id: sessionId, summary: 'Red tile.', iteration: 3, image_count: 2, image_sources: [file], usage: expect.objectContaining({ calls: 3 }) }),
-    ]);
+    expect(textJson(listed).sessions).toEqual([expect.objectContaining({ session_id: sessionId, summary: 'Red tile.', iteration: 4, image_count: 2, image_sources: [file] })]);
+    expect(textJson(listed).sessions[0]).not.toHaveProperty('usage');
   });
 
   it('stores sessions in the shared database where the desktop app sees them', async () => {

@@ -58,7 +58,8 @@ describe('lineFramer', () => {
       expect(framer.bufferedBytes).toBeLessThanOrEqual(11);
     }
     out.push(...framer.push(utf8.encode('yy\nshort\n')));
-    expect(out).toEqual([{ kind: 'overflow', maxFrameBytes: 10, bytesDropped: 20 }, { kind: 'line', text: 'short' }]);
+    // The head keeps the line's first characters (here all it had seen) for the protocol.
+    expect(out).toEqual([{ kind: 'overflow', maxFrameBytes: 10, bytesDropped: 20, head: 'xxxxxxxxxxxxxxxxxxxx' }, { kind: 'line', text: 'short' }]);
   });
 
   it('accepts a line of exactly maxFrameBytes and refuses one byte more', () => {

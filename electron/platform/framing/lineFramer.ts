@@ -23,7 +23,7 @@ export type FrameItem =
    * dropped (memory stays bounded) and the framer skips to the next `\n`; `bytesDropped`
    * counts what had been seen of it when it was reported.
    */
-  | { kind: 'overflow'; maxFrameBytes: number; bytesDropped: number }
+  | { kind: 'overflow'; maxFrameBytes: number; bytesDropped: number; head: string }
   /** A complete line that is not valid UTF-8 (the peer sent garbage); its raw length is kept. */
   | { kind: 'invalid-utf8'; byteLength: number };
 
@@ -39,6 +39,9 @@ export interface LineFramerOptions {
   /** Largest accepted line in bytes, terminator excluded. Default DEFAULT_MAX_FRAME_BYTES. */
   maxFrameBytes?: number;
 }
+
+/** Characters of an oversized line kept for its `head`. */
+const HEAD_CHARS = 1024;
 
 export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -68,6 +71,16 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
     }
   }
 
+  /** The line's first characters (at most HEAD_CHARS), so a protocol can still read e.g. an id from them. */
+  function headOf(part: Uint8Array): string {
+    let head = '';
+    for (const piece of pending) {
+      head += piece;
+      if (head.length >= HEAD_CHARS) return head.slice(0, HEAD_CHARS);
+    }
+    return (head + new TextDecoder('utf-8').decode(part.subarray(0, HEAD_CHARS * 4))).slice(0, HEAD_CHARS);
+  }
+
   function reset(): void {
     pending = [];
     pendingBytes = 0;
@@ -85,7 +98,7 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
     const endsWithCr = (tail.length > 0 ? tail[tail.length - 1] : lastByte) === CARRIAGE_RETURN;
     const lineBytes = pendingBytes + tail.length - (endsWithCr ? 1 : 0);
     if (lineBytes > maxFrameBytes) {
-      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: lineBytes });
+      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: lineBytes, head: headOf(tail) });
       decoder = newDecoder();
       reset();
       return;
@@ -108,7 +121,7 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
     // +1 tolerates the `\r` of a `\r\n` terminator that may still be in flight.
     if (pendingBytes + part.length > maxFrameBytes + 1) {
       // Reported now, not at the line's end: a peer may never send that `\n`.
-      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: pendingBytes + part.length });
+      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: pendingBytes + part.length, head: headOf(part) });
       skipping = true;
       decoder = newDecoder();
       reset();

@@ -11,6 +11,7 @@ import { createRetryBudget, DEFAULT_MAX_ATTEMPTS, nextRetryDelay, parseRetryAfte
 import { assertValidRequest } from './requestValidation';
 import { readSseEvents } from './sse';
 import type { LlmGateway, LlmProtocol, LlmProviderConfig, LlmRequest, LlmResponse, LlmToolCall, RetryBudget } from './types';
+import { withoutReasoning } from './reasoning';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -176,12 +177,14 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       model: provider.model,
       ...(reply.promptTokens !== undefined ? { promptTokens: reply.promptTokens } : {}),
       ...(reply.completionTokens !== undefined ? { completionTokens: reply.completionTokens } : {}),
+      ...(reply.cachedPromptTokens !== undefined ? { cachedPromptTokens: reply.cachedPromptTokens } : {}),
       contextBytes: success.contextBytes,
       latencyMs,
       retries: earlierAttempts + success.attempts - 1,
     };
     options.log?.info('llm call', { ...usage, purpose, stopReason: reply.stopReason });
-    return { text: reply.text, toolCalls, stopReason: reply.stopReason, usage };
+    // Answers only: reasoning a model writes into its text never reaches a caller or a history.
+    return { text: withoutReasoning(reply.text), toolCalls, stopReason: reply.stopReason, usage };
   }
 
   return { complete, callTool: (request) => callForcedTool(complete, request) };

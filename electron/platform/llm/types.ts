@@ -40,8 +40,12 @@ export interface LlmProviderConfig {
 
 /** One part of a message. Images are raw bytes plus their sniffed MIME type. */
 export type LlmContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mimeType: string; data: Uint8Array }
+  /**
+   * `cacheBreakpoint` marks the end of a prefix worth caching (Anthropic cache_control; other
+   * protocols cache stable prefixes automatically and ignore it). At most 4 per request.
+   */
+  | { type: 'text'; text: string; cacheBreakpoint?: boolean }
+  | { type: 'image'; mimeType: string; data: Uint8Array; cacheBreakpoint?: boolean }
   /** A tool call the assistant made (only in assistant messages). */
   | { type: 'tool_call'; id: string; name: string; arguments: string }
   /** The result of a tool call (only in user messages); content is text. */
@@ -108,6 +112,12 @@ export interface LlmUsage {
   /** Provider-reported token counts when present. */
   promptTokens?: number;
   completionTokens?: number;
+  /**
+   * Prompt tokens the provider served from its prompt cache (included in promptTokens): Chat
+   * Completions prompt_tokens_details.cached_tokens or DeepSeek prompt_cache_hit_tokens,
+   * Responses input_tokens_details.cached_tokens, Anthropic cache_read_input_tokens.
+   */
+  cachedPromptTokens?: number;
   /** Bytes of the serialized request body actually sent (last attempt). Always present. */
   contextBytes: number;
   latencyMs: number;

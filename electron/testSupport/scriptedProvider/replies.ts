@@ -6,6 +6,9 @@ export interface NeutralReply {
   toolCall?: { id: string; name: string; arguments: string };
   promptTokens: number;
   completionTokens: number;
+  cachedPromptTokens?: number;
+  cacheField?: 'openai' | 'deepseek';
+  reasoning?: string;
 }
 
 /** Resolves a text/tool step into a neutral reply with ids and default usage. */
@@ -25,12 +28,15 @@ export function neutralReply(step: ScriptStep, promptTokenEstimate: number, sequ
     ...(toolCall ? { toolCall } : {}),
     promptTokens: step.usage?.promptTokens ?? promptTokenEstimate,
     completionTokens: step.usage?.completionTokens ?? Math.ceil(outputLength / 4),
+    ...(step.usage?.cachedPromptTokens !== undefined ? { cachedPromptTokens: step.usage.cachedPromptTokens, cacheField: step.usage.cacheField ?? 'openai' } : {}),
+    ...(step.reasoning !== undefined ? { reasoning: step.reasoning } : {}),
   };
 }
 
 /** OpenAI Responses body. */
 export function responsesBody(reply: NeutralReply, model: string, sequence: number): string {
   const output: unknown[] = [];
+  if (reply.reasoning !== undefined) output.push({ type: 'reasoning', id: `rs_${sequence}`, summary: [{ type: 'summary_text', text: reply.reasoning }] });
   if (reply.text) output.push({ type: 'message', id: `msg_${sequence}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] });
   if (reply.toolCall) {
     output.push({ type: 'function_call', id: `fc_${sequence}`, call_id: reply.toolCall.id, name: reply.toolCall.name, arguments: reply.toolCall.arguments, status: 'completed' });
@@ -41,7 +47,12 @@ export function responsesBody(reply: NeutralReply, model: string, sequence: numb
     status: 'completed',
     model,
     output,
-    usage: { input_tokens: reply.promptTokens, output_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens },
+    usage: {
+      input_tokens: reply.promptTokens,
+      output_tokens: reply.completionTokens,
+      total_tokens: reply.promptTokens + reply.completionTokens,
+      ...(reply.cachedPromptTokens !== undefined ? { input_tokens_details: { cached_tokens: reply.cachedPromptTokens } } : {}),
+    },
   });
 }
 
@@ -56,11 +67,25 @@ export function chatBody(reply: NeutralReply, model: string, sequence: number): 
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.text === '' && toolCalls ? null : reply.text, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: reply.text === '' && toolCalls ? null : reply.text,
+          ...(reply.reasoning !== undefined ? { reasoning_content: reply.reasoning } : {}),
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: toolCalls ? 'tool_calls' : 'stop',
       },
     ],
-    usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens },
+    usage: {
+      prompt_tokens: reply.promptTokens,
+      completion_tokens: reply.completionTokens,
+      total_tokens: reply.promptTokens + reply.completionTokens,
+      ...(reply.cachedPromptTokens === undefined
+        ? {}
+        : reply.cacheField === 'deepseek'
+          ? { prompt_cache_hit_tokens: reply.cachedPromptTokens, prompt_cache_miss_tokens: reply.promptTokens - reply.cachedPromptTokens }
+          : { prompt_tokens_details: { cached_tokens: reply.cachedPromptTokens } }),
+    },
   });
 }
 
@@ -100,6 +125,7 @@ export function chatStreamEvents(reply: NeutralReply, model: string, sequence: n
 export function anthropicBody(reply: NeutralReply, model: string, sequence: number): string {
   const placeholder = `"__scripted_input_${sequence}__"`;
   const content: unknown[] = [];
+  if (reply.reasoning !== undefined) content.push({ type: 'thinking', thinking: reply.reasoning, signature: `sig_${sequence}` });
   if (reply.text) content.push({ type: 'text', text: reply.text });
   if (reply.toolCall) content.push({ type: 'tool_use', id: reply.toolCall.id, name: reply.toolCall.name, input: JSON.parse(placeholder) });
   const body = JSON.stringify({
@@ -109,7 +135,10 @@ export function anthropicBody(reply: NeutralReply, model: string, sequence: numb
     model,
     content,
     stop_reason: reply.toolCall ? 'tool_use' : 'end_turn',
-    usage: { input_tokens: reply.promptTokens, output_tokens: reply.completionTokens },
+    usage:
+      reply.cachedPromptTokens === undefined
+        ? { input_tokens: reply.promptTokens, output_tokens: reply.completionTokens }
+        : { input_tokens: reply.promptTokens - reply.cachedPromptTokens, cache_read_input_tokens: reply.cachedPromptTokens, cache_creation_input_tokens: 0, output_tokens: reply.completionTokens },
   });
   // A replacer function, because a replacement string would interpret `$&` patterns in the arguments.
   const raw = reply.toolCall?.arguments;

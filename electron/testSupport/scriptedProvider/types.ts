@@ -2,6 +2,14 @@
 export interface ScriptUsage {
   promptTokens?: number;
   completionTokens?: number;
+  /**
+   * Prompt tokens reported as read from the provider's cache: Chat Completions
+   * prompt_tokens_details.cached_tokens (or DeepSeek's prompt_cache_hit_tokens with
+   * `cacheField: 'deepseek'`), Responses input_tokens_details.cached_tokens, Anthropic
+   * cache_read_input_tokens (its input_tokens then counts only the rest).
+   */
+  cachedPromptTokens?: number;
+  cacheField?: 'openai' | 'deepseek';
 }
 
 /** A reply the scripted provider gives, in whichever protocol the request used. */
@@ -21,6 +29,11 @@ export type ScriptStep = ScriptReply & {
   /** Wait this long before answering (for timeout tests). */
   delayMs?: number;
   usage?: ScriptUsage;
+  /**
+   * Reasoning sent beside the answer the way providers do (non-streamed replies): Chat
+   * Completions message.reasoning_content, an Anthropic thinking block, a Responses reasoning item.
+   */
+  reasoning?: string;
   /** Streamed replies: characters per chunk of text and tool arguments (default 5). */
   chunkSize?: number;
   /** Streamed replies: drop the connection after this many events (a stream cut mid-reply). */

@@ -24,6 +24,9 @@ import type { LlmProtocol } from '../../platform/llm/types';
 import { startScriptedProvider, type Script, type ScriptedProvider } from '../scriptedProvider';
 import { toolPath } from '../prereqs';
 
+/** The bundled PDF render worker (built by the vitest global setup). */
+export const builtPdfWorker = path.resolve(import.meta.dirname, '../../../dist/node/pdfWorker.js');
+
 /** A vision engine wired with real adapters against the scripted provider and a temp SQLite file. */
 export interface VisionHarness {
   service: VisionService;
@@ -90,7 +93,7 @@ export async function startVisionHarness(options: HarnessOptions): Promise<Visio
         maxDocumentBytes: 1024 * 1024,
       }),
       processor,
-      pdf: createPdfjsRenderer(),
+      pdf: createPdfjsRenderer({ workerScript: builtPdfWorker }),
       frames: createFfmpegFrameExtractor({ ffmpegPath: options.ffmpegPath ?? toolPath('ffmpeg') ?? 'ffmpeg', maxEdge: options.maxEdge ?? 1280, timeoutMs: 30_000 }),
       clock,
       newId: () => `vs_test_${++ids}`,

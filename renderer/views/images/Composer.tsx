@@ -3,6 +3,7 @@ import { VISION_MAX_UPLOAD_BYTES } from '../../../shared/ipc/contracts/vision';
 import { useApp, useT } from '../../store/StoreContext';
 import { ModelPicker } from './ModelPicker';
 import { readImageFiles } from './readImages';
+import { thumbClass } from './SessionImage';
 
 /** Images from a paste or drop: files first, else image items (some browsers only give items). */
 function imageFiles(data: DataTransfer | null): File[] {
@@ -33,8 +34,9 @@ export function Composer() {
     async (files: File[]) => {
       if (files.length === 0) return;
       const read = await readImageFiles(pending, files);
-      if ('error' in read) showError(read.error);
-      else addUploads(read.uploads);
+      // Adding clears the last error; a file refused in this drop is reported after that.
+      if ('uploads' in read) addUploads(read.uploads);
+      if (read.error) showError(read.error);
     },
     [pending, addUploads, showError],
   );
@@ -88,7 +90,14 @@ export function Composer() {
                     PDF
                   </span>
                 ) : (
-                  <img className="vision-thumb" src={`data:${upload.mimeType || 'image/png'};base64,${upload.dataBase64}`} alt={upload.name} title={upload.name} />
+                  <img
+                    className="vision-thumb"
+                    src={`data:${upload.mimeType || 'image/png'};base64,${upload.dataBase64}`}
+                    alt={upload.name}
+                    title={upload.name}
+                    // The shape is known once decoded: a strip then fills the box from its start.
+                    onLoad={(event) => void (event.currentTarget.className = thumbClass(event.currentTarget.naturalWidth, event.currentTarget.naturalHeight))}
+                  />
                 )}
                 <span className="vision-pending-name">{upload.name}</span>
                 <button type="button" className="vision-remove" aria-label={t('vision.pending.remove', { name: upload.name })} onClick={() => removeUpload(upload.id)}>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import type { VisionSession } from '../../store/visionSlice';
-import { SessionImage } from './SessionImage';
+import { SessionImage, thumbClass } from './SessionImage';
 import { Markdown } from './markdown';
 import { replyWithoutSummary, splitTurnPrompt, stripLabel } from './turnText';
 import { usageLine } from './usageText';
@@ -38,7 +38,7 @@ export function Conversation({ onZoom }: { onZoom: (imageIndex: number) => void 
       <div className="vision-strip">
         {session.images.map((image) => (
           <button key={image.index} type="button" className="vision-strip-item" data-testid={`vision-zoom-open-${image.index}`} onClick={() => onZoom(image.index)}>
-            <SessionImage sessionId={session.id} index={image.index} label={image.label} />
+            <SessionImage sessionId={session.id} index={image.index} label={image.label} className={thumbClass(image.width, image.height)} />
             <span className="vision-strip-label" title={image.label}>
               #{image.index} {stripLabel(image.label)}
             </span>
@@ -72,7 +72,13 @@ function Turn({ session, turn }: { session: VisionSession; turn: VisionSession['
         {turn.imageIndexes.length > 0 && (
           <div className="vision-turn-images">
             {turn.imageIndexes.map((index) => (
-              <SessionImage key={index} sessionId={session.id} index={index} label={session.images[index]?.label ?? `#${index}`} />
+              <SessionImage
+                key={index}
+                sessionId={session.id}
+                index={index}
+                label={session.images[index]?.label ?? `#${index}`}
+                className={session.images[index] ? thumbClass(session.images[index].width, session.images[index].height) : undefined}
+              />
             ))}
           </div>
         )}

@@ -6,6 +6,8 @@ import { createAppStore } from '../../store/appStore';
 import { StoreProvider } from '../../store/StoreContext';
 import { ImagesView } from './ImagesView';
 
+/** A PNG signature and its end chunk: the smallest file the drop-time completeness check accepts. */
+const TINY_PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 const usage = { calls: 1, promptTokens: 812, completionTokens: 40, contextBytes: 20_480, latencyMs: 1234.4 };
 const baseSettings = {
   locale: 'en' as const,
@@ -83,7 +85,7 @@ describe('Images view', () => {
   it('sends a picked image with the question to the picked model and shows the answer with its latency and token usage', async () => {
     const host = fakeHost({ settings: { ...baseSettings, providers: [provider], roles: { ...baseSettings.roles, vision: { providerId: 'qwen', model: 'qwen-vl-max' } } } });
     await renderImages(host);
-    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'flange.png', { type: 'image/png' });
+    const file = new File([TINY_PNG], 'flange.png', { type: 'image/png' });
     await act(async () => {
       fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [file] } });
     });
@@ -95,7 +97,7 @@ describe('Images view', () => {
     });
     await waitFor(() => expect(screen.getByTestId('vision-reply').textContent).toBe('A flange with four holes.'));
     const analyze = host.calls.find((c) => c.channel === 'visionAnalyze')!.input;
-    expect(analyze).toMatchObject({ prompt: 'What is this?', providerId: 'qwen', model: 'qwen-vl-max', images: [{ name: 'flange.png', mimeType: 'image/png', dataBase64: 'iVBORw==' }] });
+    expect(analyze).toMatchObject({ prompt: 'What is this?', providerId: 'qwen', model: 'qwen-vl-max', images: [{ name: 'flange.png', mimeType: 'image/png', dataBase64: btoa(String.fromCharCode(...TINY_PNG)) }] });
     expect(analyze.sessionId).toBeUndefined();
     expect(screen.getByTestId('vision-turn-usage').textContent).toBe('1234 ms · 812 → 40 tokens · 20 KB sent');
     expect(screen.getByTestId('vision-session-vs_1')).toBeTruthy();
@@ -118,7 +120,7 @@ describe('Images view', () => {
     });
     const store = await renderImages(host);
     await act(async () => {
-      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([new Uint8Array([1, 2, 3])], 'x.png', { type: 'image/png' })] } });
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([TINY_PNG], 'x.png', { type: 'image/png' })] } });
     });
     await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(1));
     fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'Hi' } });
@@ -135,6 +137,26 @@ describe('Images view', () => {
     expect(store.getState().view).toBe('settings');
   });
 
+  it('removes a file the engine refused from the tray, names it, and offers no Retry that could not succeed', async () => {
+    const host = fakeHost({
+      settings: { ...baseSettings, providers: [provider], roles: { ...baseSettings.roles, vision: { providerId: 'qwen', model: 'qwen-vl-max' } } },
+      analyze: () => ({ ok: false, error: { code: 'VISION_IMAGE_CORRUPT', message: 'The image could not be decoded.', retryable: false, data: { sourceIndex: 1 } } }),
+    });
+    await renderImages(host);
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([TINY_PNG], 'good.png', { type: 'image/png' }), new File([TINY_PNG], 'odd.png', { type: 'image/png' })] } });
+    });
+    await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(2));
+    fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'Hi' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('vision-send'));
+    });
+    const error = await screen.findByTestId('vision-error');
+    expect(error.textContent).toContain('odd.png');
+    expect(screen.queryByTestId('vision-retry')).toBeNull();
+    expect(screen.getAllByTestId('vision-pending').map((item) => item.textContent)).toEqual([expect.stringContaining('good.png')]);
+  });
+
   it('retries a failed turn with the same question and images', async () => {
     let attempts = 0;
     const host = fakeHost({
@@ -146,7 +168,7 @@ describe('Images view', () => {
     });
     await renderImages(host);
     await act(async () => {
-      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([new Uint8Array([1, 2, 3])], 'x.png', { type: 'image/png' })] } });
+      fireEvent.change(screen.getByTestId('vision-file-input'), { target: { files: [new File([TINY_PNG], 'x.png', { type: 'image/png' })] } });
     });
     await waitFor(() => expect(screen.getAllByTestId('vision-pending')).toHaveLength(1));
     fireEvent.change(screen.getByTestId('vision-prompt'), { target: { value: 'Hi' } });

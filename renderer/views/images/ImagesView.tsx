@@ -3,9 +3,9 @@ import { useApp, useT } from '../../store/StoreContext';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
 import { SessionList } from './SessionList';
-import { sessionTitle } from './turnText';
+import { distinctTitles, sessionTitle } from './turnText';
 import { VisionErrorNotice } from './VisionErrorNotice';
-import { ZoomPanel } from './ZoomPanel';
+import { Lightbox } from './Lightbox';
 import './images.css';
 
 /** The Images view: session list, the open conversation (with zoom), and the composer. */
@@ -15,6 +15,7 @@ export function ImagesView() {
   const session = useApp((s) => s.visionSession);
   const settings = useApp((s) => s.settings);
   const navigate = useApp((s) => s.navigate);
+  const sessions = useApp((s) => s.visionSessions);
   const [zoomIndex, setZoomIndex] = useState<number | null>(null);
   useEffect(() => {
     void loadVisionSessions();
@@ -26,7 +27,11 @@ export function ImagesView() {
     <section className="images-view" data-testid="images-view">
       <SessionList />
       <div className="images-main">
-        <h1 className="images-title">{session ? sessionTitle(session.summary) || t('vision.sessions.untitled') : t('vision.sessions.new')}</h1>
+        <h1 className="images-title">
+          {session
+            ? (distinctTitles(sessions, t('vision.sessions.untitled')).get(session.id) ?? (sessionTitle(session.summary) || t('vision.sessions.untitled')))
+            : t('vision.sessions.new')}
+        </h1>
         {notConfigured && (
           <div className="vision-notice" data-testid="vision-not-configured">
             <span>{t('vision.notConfigured')}</span>
@@ -36,7 +41,7 @@ export function ImagesView() {
           </div>
         )}
         <Conversation onZoom={setZoomIndex} />
-        {session && zoomIndex !== null && <ZoomPanel session={session} imageIndex={zoomIndex} onClose={() => setZoomIndex(null)} />}
+        {session && zoomIndex !== null && <Lightbox session={session} imageIndex={zoomIndex} onClose={() => setZoomIndex(null)} />}
         <VisionErrorNotice />
         <Composer />
       </div>

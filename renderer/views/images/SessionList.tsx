@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApp, useT } from '../../store/StoreContext';
 import type { VisionSessionListing } from '../../store/visionSlice';
-import { sessionTitle } from './turnText';
+import { distinctTitles } from './turnText';
 
 /** Sessions of the database, newest first, including those agents created through MCP. */
 export function SessionList() {
@@ -10,6 +10,7 @@ export function SessionList() {
   const current = useApp((s) => s.visionSession?.id ?? null);
   const open = useApp((s) => s.openVisionSession);
   const reload = useApp((s) => s.loadVisionSessions);
+  const titles = distinctTitles(sessions, t('vision.sessions.untitled'));
   return (
     <aside className="vision-sessions" aria-label={t('vision.sessions')}>
       <div className="vision-sessions-head">
@@ -24,7 +25,7 @@ export function SessionList() {
       {sessions.length === 0 && <p className="hint">{t('vision.sessions.empty')}</p>}
       <ul className="vision-session-list">
         {sessions.map((session) => (
-          <SessionRow key={session.id} session={session} active={current === session.id} />
+          <SessionRow key={session.id} session={session} title={titles.get(session.id)!} active={current === session.id} />
         ))}
       </ul>
     </aside>
@@ -32,7 +33,7 @@ export function SessionList() {
 }
 
 /** One session: open on click; Rename edits its title in place; Delete asks once more before deleting. */
-function SessionRow({ session, active }: { session: VisionSessionListing; active: boolean }) {
+function SessionRow({ session, title, active }: { session: VisionSessionListing; title: string; active: boolean }) {
   const t = useT();
   const open = useApp((s) => s.openVisionSession);
   const rename = useApp((s) => s.renameVisionSession);
@@ -41,7 +42,6 @@ function SessionRow({ session, active }: { session: VisionSessionListing; active
   const [editing, setEditing] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
-  const title = sessionTitle(session.summary) || t('vision.sessions.untitled');
   const save = async () => {
     if (editing === null || editing.trim() === '') return setEditing(null);
     if (await rename(session.id, editing.trim())) setEditing(null);

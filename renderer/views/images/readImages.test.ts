@@ -17,13 +17,23 @@ describe('reading dropped images', () => {
   });
 
   it('reads files as base64 and names unnamed pasted images', async () => {
-    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    // A PNG signature and its end chunk: the smallest file that passes the completeness check.
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
     const read = await readImageFiles([], [new File([bytes], 'a.png', { type: 'image/png' }), new File([bytes], '', { type: '' })]);
     expect(read).toEqual({
       uploads: [
-        { name: 'a.png', size: 7, mimeType: 'image/png', dataBase64: btoa(String.fromCharCode(...bytes)) },
-        { name: 'pasted-2.png', size: 7, dataBase64: btoa(String.fromCharCode(...bytes)) },
+        { name: 'a.png', size: 20, mimeType: 'image/png', dataBase64: btoa(String.fromCharCode(...bytes)) },
+        { name: 'pasted-2.png', size: 20, dataBase64: btoa(String.fromCharCode(...bytes)) },
       ],
     });
+  });
+
+  it('keeps the good files of a drop and names the truncated or non-image ones in a typed error', async () => {
+    const good = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+    const truncated = good.subarray(0, 14);
+    const text = new TextEncoder().encode('not an image at all');
+    const read = await readImageFiles([], [new File([good], 'ok.png'), new File([truncated], 'cut.png'), new File([text], 'notes.png')]);
+    expect('uploads' in read && read.uploads.map((u) => u.name)).toEqual(['ok.png']);
+    expect(read.error).toMatchObject({ code: 'VISION_UNSUPPORTED_FORMAT', data: { messageKey: 'vision.upload.damaged', params: { name: 'cut.png, notes.png' } } });
   });
 });

@@ -2,6 +2,7 @@ import type { AppErrorData } from '../../../shared/errors';
 import { VISION_MAX_UPLOAD_BYTES, VISION_MAX_UPLOAD_IMAGES, VISION_MAX_UPLOAD_TOTAL_BYTES } from '../../../shared/ipc/contracts/vision';
 import type { MessageKey } from '../../i18n/messages';
 import type { PendingUpload } from '../../store/visionSlice';
+import { base64Bytes, uploadProblem } from './uploadIntegrity';
 
 const MB = 1024 * 1024;
 const megabytes = (bytes: number): string => (bytes / MB).toFixed(1);
@@ -52,19 +53,37 @@ function readBase64(file: File): Promise<string> {
   });
 }
 
-/** Dropped, pasted or picked files -> uploads, or the typed error that refused them. */
-export async function readImageFiles(pending: readonly PendingUpload[], files: readonly File[]): Promise<{ uploads: Omit<PendingUpload, 'id'>[] } | { error: AppErrorData }> {
+/**
+ * Dropped, pasted or picked files -> uploads, or the typed error that refused them all (limits).
+ * A damaged or non-image file is left out and named in `error`; the good files of the same drop are kept.
+ */
+export async function readImageFiles(
+  pending: readonly PendingUpload[],
+  files: readonly File[],
+): Promise<{ uploads: Omit<PendingUpload, 'id'>[]; error?: AppErrorData } | { error: AppErrorData }> {
   // Pasted screenshots are often all called "image.png": number them so labels stay distinct.
   const named = files.map((file, index) => ({ file, name: file.name || `pasted-${pending.length + index + 1}.png` }));
   const refused = checkUploadLimits(pending, named.map(({ file, name }) => ({ name, size: file.size })));
   if (refused) return { error: refused };
   const uploads: Omit<PendingUpload, 'id'>[] = [];
+  const bad: string[] = [];
+  let badCode = 'VISION_IMAGE_CORRUPT';
   for (const { file, name } of named) {
+    let dataBase64: string;
     try {
-      uploads.push({ name, size: file.size, dataBase64: await readBase64(file), ...(file.type ? { mimeType: file.type } : {}) });
+      dataBase64 = await readBase64(file);
     } catch {
       return { error: uploadError('VISION_SOURCE_INVALID', `${name} could not be read.`, 'vision.upload.unreadable', { name }) };
     }
+    const problem = uploadProblem(base64Bytes(dataBase64));
+    if (problem) {
+      bad.push(name);
+      if (problem === 'notImage') badCode = 'VISION_UNSUPPORTED_FORMAT';
+      continue;
+    }
+    uploads.push({ name, size: file.size, dataBase64, ...(file.type ? { mimeType: file.type } : {}) });
   }
-  return { uploads };
+  if (bad.length === 0) return { uploads };
+  const names = bad.join(', ');
+  return { uploads, error: uploadError(badCode, `${names}: damaged, truncated or not an image.`, 'vision.upload.damaged', { name: names }) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replyWithoutSummary, sessionTitle, splitTurnPrompt, stripLabel } from './turnText';
+import { distinctTitles, replyWithoutSummary, sessionTitle, splitTurnPrompt, stripLabel } from './turnText';
 
 describe('turn text', () => {
   it('separates the engine summary instruction from the first question', () => {
@@ -29,5 +29,21 @@ describe('turn text', () => {
     expect(stripLabel('/home/me/drawings/set.pdf p.2/12')).toBe('set.pdf p.2/12');
     expect(stripLabel('C:\\scans\\sheet.png')).toBe('sheet.png');
     expect(stripLabel('flange.png')).toBe('flange.png');
+  });
+});
+
+describe('distinct session titles', () => {
+  it('numbers later sessions that share a title in order of creation and leaves unique titles alone', () => {
+    const titles = distinctTitles(
+      [
+        { id: 'b', summary: 'Flange drawing', createdAt: 2 },
+        { id: 'a', summary: 'Flange drawing', createdAt: 1 },
+        { id: 'c', summary: '', createdAt: 3 },
+        { id: 'd', summary: 'Gear', createdAt: 4 },
+        { id: 'e', summary: '', createdAt: 5 },
+      ],
+      'Untitled session',
+    );
+    expect(Object.fromEntries(titles)).toEqual({ a: 'Flange drawing', b: 'Flange drawing (2)', c: 'Untitled session', d: 'Gear', e: 'Untitled session (2)' });
   });
 });

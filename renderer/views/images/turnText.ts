@@ -45,6 +45,22 @@ export function sessionTitle(summary: string): string {
   return summary.replace(/<\/?summary>/gi, '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Titles that tell sessions apart: when several sessions share a title, the later ones get
+ * " (2)", " (3)"… in order of creation (the oldest keeps the plain title). Keyed by session id.
+ */
+export function distinctTitles(sessions: readonly { id: string; summary: string; createdAt: number }[], untitled: string): Map<string, string> {
+  const seen = new Map<string, number>();
+  const titles = new Map<string, string>();
+  for (const session of [...sessions].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))) {
+    const title = sessionTitle(session.summary) || untitled;
+    const count = (seen.get(title) ?? 0) + 1;
+    seen.set(title, count);
+    titles.set(session.id, count === 1 ? title : `${title} (${count})`);
+  }
+  return titles;
+}
+
 /** A label without its folders; a PDF page keeps its "p.N/M" suffix (which contains a slash). */
 export function stripLabel(label: string): string {
   const page = /^(.*?)( p\.\d+\/\d+)$/.exec(label);

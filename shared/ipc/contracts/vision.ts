@@ -35,6 +35,8 @@ export const visionUsageSchema = z
     /** Serialized request bytes actually sent (images included). */
     contextBytes: z.number().int().nonnegative(),
     latencyMs: z.number().nonnegative(),
+    /** Prompt tokens the provider served from its prompt cache (absent for sessions stored before it was counted). */
+    cachedPromptTokens: z.number().int().nonnegative().optional(),
   })
   .strict();
 
@@ -179,7 +181,8 @@ export const visionChannels = {
    * thumbnails and the zoom canvas. Errors: VISION_SESSION_NOT_FOUND, VISION_IMAGE_INDEX_INVALID.
    */
   visionGetImage: {
-    input: z.object({ sessionId: z.string().min(1).max(200), imageIndex: z.number().int().nonnegative() }).strict(),
+    /** `full`: the original at full resolution (the lightbox) instead of the bytes the model saw. */
+    input: z.object({ sessionId: z.string().min(1).max(200), imageIndex: z.number().int().nonnegative(), full: z.boolean().optional() }).strict(),
     output: z.object({ mimeType: z.string(), dataBase64: z.string(), width: z.number().int().positive(), height: z.number().int().positive() }).strict(),
   },
   /**

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { decodeBase64 } from '../domain/base64';
 import { visionError } from '../domain/errors';
 import { classifySource, shortenSource } from '../domain/sourceClassifier';
@@ -12,6 +13,14 @@ export interface SourceLoaderOptions {
   maxBytes: number;
   /** Byte cap of documents fetched by URL. */
   maxDocumentBytes: number;
+}
+
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw visionError('VISION_DOCUMENT_INVALID', 'The document is not UTF-8 text.');
+  }
 }
 
 /** ImageSourceLoader over the real network and file system (see the port for error codes). */
@@ -34,15 +43,19 @@ export function createSourceLoader(options: SourceLoaderOptions): ImageSourceLoa
       }
     },
 
-    async fetchDocument(url, signal): Promise<FetchedDocument> {
-      const fetched = await fetchUrl(url, options.maxDocumentBytes, options.http, signal);
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(fetched.bytes);
-      } catch {
-        throw visionError('VISION_DOCUMENT_INVALID', 'The document is not UTF-8 text.');
+    async fetchDocument(source, signal): Promise<FetchedDocument> {
+      const classified = classifySource(source);
+      if (classified.kind === 'path' || classified.kind === 'fileUrl') {
+        // A local document: read under the same path rules as images; its file:// URL is the
+        // base its relative images resolve against.
+        const absolute = toAbsolutePath(classified, options.files);
+        const bytes = await readLocalFile(absolute, options.maxDocumentBytes);
+        const type = /\.html?$/i.test(absolute) ? 'text/html' : /\.(md|markdown)$/i.test(absolute) ? 'text/markdown' : undefined;
+        return { text: utf8Text(bytes), finalUrl: pathToFileURL(absolute).href, ...(type ? { contentType: type } : {}) };
       }
-      return { text, finalUrl: fetched.finalUrl, ...(fetched.contentType ? { contentType: fetched.contentType } : {}) };
+      if (classified.kind !== 'url') throw visionError('VISION_DOCUMENT_INVALID', 'Pass the document as a URL, a local file path, or its text.');
+      const fetched = await fetchUrl(classified.url, options.maxDocumentBytes, options.http, signal);
+      return { text: utf8Text(fetched.bytes), finalUrl: fetched.finalUrl, ...(fetched.contentType ? { contentType: fetched.contentType } : {}) };
     },
   };
 }

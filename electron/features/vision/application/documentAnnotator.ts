@@ -4,7 +4,7 @@ import { visionError } from '../domain/errors';
 import type { ImageOccurrence } from '../domain/htmlImages';
 import { DOCUMENT_IMAGE_PROMPT } from '../domain/prompts';
 import { addUsage, emptyUsage } from '../domain/session';
-import { shortenSource } from '../domain/sourceClassifier';
+import { neutralLabel, shortenSource } from '../domain/sourceClassifier';
 import type { CallOptions } from '../ports/runtime';
 import { mapSettled } from './concurrency';
 import { prepareOriginal } from './imageIntake';
@@ -20,6 +20,11 @@ function bytesOfNew(image: NewSessionImage): BytesBySha {
 }
 
 const isSingleUrl = (text: string) => /^https?:\/\/\S+$/i.test(text.trim());
+/** One line naming a local markdown/HTML file (or any file:// URL): read it, do not annotate the line. */
+const isLocalDocument = (text: string) => {
+  const line = text.trim();
+  return !line.includes('\n') && (/^file:\/\//i.test(line) || /\.(md|markdown|html?)$/i.test(line)) && !/^[<#!\[]/.test(line);
+};
 
 /**
  * Annotates every image of a markdown/HTML document (given inline or by URL). Each distinct
@@ -30,11 +35,17 @@ const isSingleUrl = (text: string) => /^https?:\/\/\S+$/i.test(text.trim());
 export async function analyzeDocument(deps: DocumentDeps, input: { document: string; prompt?: string; maxImages?: number; pdfPages?: string }, options: CallOptions = {}): Promise<DocumentResult> {
   if (input.document.trim() === '') throw visionError('VISION_DOCUMENT_INVALID', 'The document is empty.');
   if (namesPdf(input.document)) return analyzePdfDocument(deps, input, options);
-  const fetched = isSingleUrl(input.document) ? await deps.intake.loader.fetchDocument(input.document.trim(), options.signal) : undefined;
+  const fetched = isSingleUrl(input.document) || isLocalDocument(input.document) ? await deps.intake.loader.fetchDocument(input.document.trim(), options.signal) : undefined;
   const text = fetched?.text ?? input.document;
   const format = detectDocumentFormat(text, fetched?.contentType);
   const baseHref = documentBaseHref(text, format);
   const occurrences = findDocumentImages(text, format);
+  if (occurrences.length === 0) {
+    throw visionError('VISION_DOCUMENT_NO_IMAGES', `${fetched ? 'The document' : 'The text'} contains no images (markdown ![…](…) or HTML <img>); nothing was analysed.`, {
+      format,
+      ...(fetched ? {} : { readAsText: true }),
+    });
+  }
 
   const failed: DocumentResult['failed'] = [];
   const notes = new Map<ImageOccurrence, string>();
@@ -64,7 +75,7 @@ export async function analyzeDocument(deps: DocumentDeps, input: { document: str
       const image = await prepareOriginal(deps.intake, loaded.bytes, loaded.label, 'source', 0);
       const outcome = await askModel(
         deps.gateway,
-        { messages: [{ role: 'user', content: [...imageContent(image, `Image (${image.label})`, bytesOfNew(image)), { type: 'text', text: input.prompt ?? DOCUMENT_IMAGE_PROMPT }] }] },
+        { messages: [{ role: 'user', content: [...imageContent(image, `Image (${neutralLabel(image.label)})`, bytesOfNew(image)), { type: 'text', text: input.prompt ?? DOCUMENT_IMAGE_PROMPT }] }] },
         { maxOutputTokens: deps.maxOutputTokens, purpose: 'vision.document', ...(options.signal ? { signal: options.signal } : {}) },
       );
       usage = addUsage(usage, outcome.usage);

@@ -4,6 +4,7 @@ import type { ImageBudget } from '../domain/imageBudget';
 import { selectImages } from '../domain/imageBudget';
 import { tileLabel } from '../domain/imageLimits';
 import { VISION_SYSTEM_PROMPT } from '../domain/prompts';
+import { neutralLabel } from '../domain/sourceClassifier';
 import type { SessionImage, SessionTurn, TurnKind, UsageTotals } from '../domain/session';
 
 /** The turn being asked now (not yet in the history). */
@@ -50,19 +51,42 @@ function pixelContent(image: SessionImage, label: string, bytesOf: BytesBySha): 
   ];
 }
 
-/** Label + image parts, or a placeholder when the budget leaves the image out of this request. */
-function imageParts(images: SessionImage[], indexes: number[], included: ReadonlySet<number>, bytesOf: BytesBySha): LlmContentPart[] {
+/**
+ * Label + image parts, or a placeholder when the image is left out of this request: by the
+ * budget, or because it is a zoom crop of an earlier turn that this turn does not ask about
+ * (a crop answered its own question; re-sending it every turn would multiply its cost).
+ */
+function imageParts(images: SessionImage[], indexes: number[], included: ReadonlySet<number>, current: ReadonlySet<number>, bytesOf: BytesBySha): LlmContentPart[] {
   return indexes.flatMap((index): LlmContentPart[] => {
     const image = images[index]!;
-    const label = `Image #${index} (${image.label})`;
+    const label = `Image #${index} (${neutralLabel(image.label)})`;
+    if (image.origin === 'zoom' && !current.has(index)) return [{ type: 'text', text: `${label}: [zoom crop shown in that turn only]` }];
     if (!included.has(index)) return [{ type: 'text', text: `${label}: [not re-sent this turn: session image budget]` }];
     return imageContent(image, label, bytesOf);
   });
 }
 
 /**
+ * Marks the prefixes a provider should cache: the last image part (everything up to it — system,
+ * the session's images and the turns between them — is repeated unchanged by the next turn) and
+ * the end of the request (the next turn starts with all of it).
+ */
+function markCachePrefixes(messages: LlmMessage[]): void {
+  const parts = messages.flatMap((message) => message.content);
+  const lastImage = parts.findLastIndex((part) => part.type === 'image');
+  const marks = new Set([lastImage, parts.length - 1].filter((i) => i >= 0));
+  for (const i of marks) {
+    const part = parts[i]!;
+    if (part.type === 'text' || part.type === 'image') part.cacheBreakpoint = true;
+  }
+}
+
+/**
  * Builds the native multi-turn conversation. Every earlier user message carries its images
- * again (within the budget), so a follow-up is answered from pixels, not from old text.
+ * again (within the budget; zoom crops only when asked about again), so a follow-up is answered
+ * from pixels, not from old text. The request is a stable prefix — system, then each turn's
+ * images and text in the order they happened — so providers' prompt caches serve all but the
+ * newest turn (cache breakpoints mark it for Anthropic).
  */
 export function buildMessages(
   history: readonly SessionTurn[],
@@ -74,10 +98,11 @@ export function buildMessages(
   const selection = selectImages(images, budget, pending.mustInclude);
   const messages: LlmMessage[] = [];
   for (const turn of history) {
-    messages.push({ role: 'user', content: [...imageParts(images, turn.imageIndexes, selection.included, bytesOf), { type: 'text', text: turn.prompt }] });
+    messages.push({ role: 'user', content: [...imageParts(images, turn.imageIndexes, selection.included, pending.mustInclude, bytesOf), { type: 'text', text: turn.prompt }] });
     messages.push({ role: 'assistant', content: [{ type: 'text', text: turn.reply }] });
   }
-  messages.push({ role: 'user', content: [...imageParts(images, pending.imageIndexes, selection.included, bytesOf), { type: 'text', text: pending.prompt }] });
+  messages.push({ role: 'user', content: [...imageParts(images, pending.imageIndexes, selection.included, pending.mustInclude, bytesOf), { type: 'text', text: pending.prompt }] });
+  markCachePrefixes(messages);
   return { messages, ...(selection.note ? { budgetNote: selection.note } : {}) };
 }
 
@@ -110,6 +135,7 @@ export async function askModel(
       completionTokens: usage.completionTokens ?? 0,
       contextBytes: usage.contextBytes,
       latencyMs: usage.latencyMs,
+      cachedPromptTokens: usage.cachedPromptTokens ?? 0,
     },
     providerId: usage.providerId,
     model: usage.model,

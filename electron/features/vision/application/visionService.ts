@@ -13,6 +13,7 @@ import type { DocumentResult } from './documentTypes';
 import type { NewSessionImage, VisionSessionRepository } from '../ports/sessionRepository';
 import { prepareOriginal, takeInSources, type IntakeLimits } from './imageIntake';
 import { createKeyedMutex } from './keyedMutex';
+import { neutralLabel } from '../domain/sourceClassifier';
 import { askModel, buildMessages, type PendingTurn } from './turnRunner';
 
 export interface VisionSettings {
@@ -129,7 +130,9 @@ export function createVisionService(deps: VisionDeps): VisionService {
       sessionId,
       ...(session ? {} : { create: { summary: split.summary, createdAt: now, providerId: outcome.providerId, model: outcome.model } }),
       newImages,
-      turn: { seq: session?.turns.length ?? 0, kind: pending.kind, prompt, imageIndexes: pending.imageIndexes, reply: outcome.reply, createdAt: now, usage: outcome.usage },
+      // The history keeps the question as asked and the answer as returned: no injected
+      // summary instruction or SUMMARY line for later turns to imitate.
+      turn: { seq: session?.turns.length ?? 0, kind: pending.kind, prompt: pending.prompt, imageIndexes: pending.imageIndexes, reply: split.description, createdAt: now, usage: outcome.usage },
       lastAccessAt: now,
       usage: sessionUsage,
     });
@@ -179,7 +182,7 @@ export function createVisionService(deps: VisionDeps): VisionService {
           preparedSha256: crop.sha256, preparedMimeType: crop.mimeType, preparedWidth: crop.width, preparedHeight: crop.height,
           originalBytes: crop.bytes, preparedBytes: crop.bytes,
         };
-        const pending: PendingTurn = { kind: 'zoom', prompt: zoomPromptText(target.index, target.label, input.prompt), imageIndexes: [index], mustInclude: new Set([index, target.index]) };
+        const pending: PendingTurn = { kind: 'zoom', prompt: zoomPromptText(target.index, neutralLabel(target.label), input.prompt), imageIndexes: [index], mustInclude: new Set([index, target.index]) };
         return runTurn(id, session, [image], pending, options);
       });
     },

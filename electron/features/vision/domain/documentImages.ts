@@ -52,7 +52,9 @@ export function resolveImageReference(reference: string, documentUrl: string | u
   } catch {
     throw visionError('VISION_RELATIVE_URL_UNRESOLVED', `The image reference "${trimmed.slice(0, 200)}" cannot be resolved against the document URL.`);
   }
-  if (!base && resolved.protocol === 'file:') return resolved.href;
+  // Inline text, or a local document (its references resolve against its file:// URL), may
+  // name local files; they are then read under the analyze_images path rules.
+  if ((!base || base.protocol === 'file:') && resolved.protocol === 'file:') return resolved.href;
   if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') {
     throw visionError('VISION_URL_BLOCKED', `Document images must be http(s) or data URLs (got ${resolved.protocol}); local files are only read from inline documents.`, {
       reason: 'scheme',

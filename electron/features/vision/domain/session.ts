@@ -5,9 +5,11 @@ export interface UsageTotals {
   completionTokens: number;
   contextBytes: number;
   latencyMs: number;
+  /** Prompt tokens the provider served from its cache (absent in sessions stored before it was counted). */
+  cachedPromptTokens?: number;
 }
 
-export const emptyUsage = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, contextBytes: 0, latencyMs: 0 });
+export const emptyUsage = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, contextBytes: 0, latencyMs: 0, cachedPromptTokens: 0 });
 
 /** How an image entered the session. */
 export type ImageOrigin = 'source' | 'zoom' | 'video-frame' | 'pdf-page';
@@ -93,6 +95,7 @@ export function addUsage(total: UsageTotals, call: Omit<UsageTotals, 'calls'> & 
     completionTokens: total.completionTokens + call.completionTokens,
     contextBytes: total.contextBytes + call.contextBytes,
     latencyMs: total.latencyMs + call.latencyMs,
+    cachedPromptTokens: (total.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
   };
 }
 

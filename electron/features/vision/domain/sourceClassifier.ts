@@ -82,3 +82,38 @@ function stripQuery(url: string): string {
   const cut = url.search(/[?#]/);
   return cut < 0 ? url : `${url.slice(0, cut)}?…`;
 }
+
+const LABEL_SUFFIX = /^(.*?)((?: p\.\d+\/\d+)|(?: @ \d+(?:\.\d+)?s))?$/s;
+
+/** The file name a source label ends in: no directories, hosts, user names or drive letters. */
+function neutralSourceName(source: string): string {
+  if (/^(data:|base64 )/i.test(source)) return 'inline image';
+  let pathPart = source;
+  if (/^https?:\/\//i.test(source)) {
+    try {
+      const url = new URL(source);
+      pathPart = url.pathname;
+      if (pathPart.replace(/\/+$/, '') === '') return 'web image';
+    } catch {
+      return 'web image';
+    }
+  } else if (/^file:/i.test(source)) pathPart = source.replace(/^file:\/*/i, '/');
+  const name = pathPart.split(/[\\/]/).filter((part) => part !== '').at(-1) ?? pathPart;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * What the model is told an image is called: its file name plus the page or frame suffix
+ * ("part.png", "set.pdf p.2/3", "clip.mp4 @ 1.0s"). Absolute paths, URLs' hosts and folders —
+ * which name users, customers and projects — stay on this machine. Other labels (zoom crops)
+ * carry no source and are returned as they are.
+ */
+export function neutralLabel(label: string): string {
+  const [, source = label, suffix = ''] = LABEL_SUFFIX.exec(label) ?? [];
+  if (!/^(data:|base64 |https?:|file:|~|\/|\.{1,2}[\\/]|[a-zA-Z]:[\\/]|\\\\)/i.test(source) && !/[\\/]/.test(source)) return label;
+  return `${neutralSourceName(source)}${suffix}`;
+}

@@ -23,6 +23,10 @@ export interface FetchedDocument {
  */
 export interface ImageSourceLoader {
   load(source: string, options?: { maxBytes?: number; signal?: AbortSignal }): Promise<LoadedSource>;
-  /** Fetches a document by http(s) URL with the same network policy. Same error codes. */
-  fetchDocument(url: string, signal?: AbortSignal): Promise<FetchedDocument>;
+  /**
+   * Reads a document by http(s) URL (same network policy) or local path / file:// URL (same
+   * path rules; `finalUrl` is then its file:// URL). Same error codes, plus VISION_DOCUMENT_INVALID
+   * (not UTF-8 text, or a data URI / base64 given as a document).
+   */
+  fetchDocument(source: string, signal?: AbortSignal): Promise<FetchedDocument>;
 }

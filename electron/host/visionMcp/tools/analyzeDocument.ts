@@ -1,31 +1,31 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { usageSchema } from '../schemas';
+import { usageSchema, verboseArg } from '../schemas';
 import { progressReporter, toolFailure, toolSuccess, usageView } from '../toolResult';
 import type { ToolContext } from './toolContext';
 
 /** analyze_document: annotates every image of a markdown/HTML document with its description. */
-export function registerAnalyzeDocument(server: McpServer, { service, log }: ToolContext): void {
+export function registerAnalyzeDocument(server: McpServer, { service, log, verbose }: ToolContext): void {
   server.registerTool(
     'analyze_document',
     {
       title: 'Annotate the images of a document',
       description:
-        'Parses a document (http(s) URL, HTML or markdown), analyses each distinct image once, and returns the whole document with ' +
-        '<!-- image-vision: ... --> after every image. Relative image URLs resolve against the document URL; local paths in an inline document ' +
-        'are read under the same rules as analyze_images. A .pdf URL or path is annotated page by page (pages chosen with pdf_pages).',
+        'Return a document (URL, local .md/.html/.pdf path, or markdown/HTML text) with <!-- image-vision: ... --> after each image. ' +
+        'Relative images resolve against the document.',
       inputSchema: {
-        document: z.string().min(1).max(5_000_000).describe('Document URL, HTML or markdown text.'),
-        prompt: z.string().min(1).max(20_000).optional().describe('Instruction applied to every image (default: a concise description).'),
-        max_images: z.number().int().min(1).max(100).optional().describe('Most distinct images to analyse (default 20).'),
-        pdf_pages: z.string().max(200).optional().describe('For a PDF document: pages to analyse, e.g. "1-3,5" (default all, at most SESSION_MAX_IMAGES).'),
+        document: z.string().min(1).max(5_000_000),
+        prompt: z.string().min(1).max(20_000).optional(),
+        max_images: z.number().int().min(1).max(100).optional(),
+        pdf_pages: z.string().max(200).optional(),
+        verbose: verboseArg,
       },
       outputSchema: {
         document: z.string(),
-        images_analyzed: z.number().int(),
+        images_analyzed: z.number(),
         failed: z.array(z.object({ source: z.string(), code: z.string(), message: z.string() })),
         format: z.enum(['html', 'markdown']),
-        usage: usageSchema,
+        usage: usageSchema.optional(),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -36,7 +36,8 @@ export function registerAnalyzeDocument(server: McpServer, { service, log }: Too
           { document: args.document, ...(args.prompt ? { prompt: args.prompt } : {}), ...(args.max_images ? { maxImages: args.max_images } : {}), ...(args.pdf_pages ? { pdfPages: args.pdf_pages } : {}) },
           { signal: extra.signal, ...(onProgress ? { onProgress } : {}) },
         );
-        return toolSuccess({ document: result.document, images_analyzed: result.imagesAnalyzed, failed: result.failed, format: result.format, usage: usageView(result.usage) });
+        const withUsage = verbose || args.verbose === true;
+        return toolSuccess({ document: result.document, images_analyzed: result.imagesAnalyzed, failed: result.failed, format: result.format, ...(withUsage ? { usage: usageView(result.usage) } : {}) });
       } catch (error) {
         return toolFailure(error, log, 'analyze_document');
       }

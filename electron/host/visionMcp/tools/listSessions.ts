@@ -1,17 +1,17 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { usageSchema } from '../schemas';
+import { usageSchema, verboseArg } from '../schemas';
 import { toolFailure, toolSuccess, usageView } from '../toolResult';
 import type { ToolContext } from './toolContext';
 
 /** list_sessions: a snapshot of every session (also those the desktop app created). */
-export function registerListSessions(server: McpServer, { service, log }: ToolContext): void {
+export function registerListSessions(server: McpServer, { service, log, verbose }: ToolContext): void {
   server.registerTool(
     'list_sessions',
     {
       title: 'List vision sessions',
-      description: 'Lists the vision sessions with their summary, image sources (shortened), last access, iteration count and usage totals.',
-      inputSchema: {},
+      description: 'List vision sessions: summary, sources, last access, turns.',
+      inputSchema: { verbose: verboseArg },
       outputSchema: {
         sessions: z.array(
           z.object({
@@ -19,17 +19,17 @@ export function registerListSessions(server: McpServer, { service, log }: ToolCo
             summary: z.string(),
             image_sources: z.array(z.string()),
             created_at: z.string(),
-            last_access_at: z.number().describe('Last access as epoch milliseconds (picsense type).'),
-            last_access_at_iso: z.string().describe('The same instant as an ISO 8601 string.'),
-            iteration: z.number().int(),
-            image_count: z.number().int(),
-            usage: usageSchema,
+            last_access_at: z.number(),
+            last_access_at_iso: z.string(),
+            iteration: z.number(),
+            image_count: z.number(),
+            usage: usageSchema.optional(),
           }),
         ),
       },
       annotations: { readOnlyHint: true },
     },
-    async () => {
+    async (args) => {
       try {
         const sessions = service.listSessions().map((s) => ({
           session_id: s.id,
@@ -40,7 +40,7 @@ export function registerListSessions(server: McpServer, { service, log }: ToolCo
           last_access_at_iso: new Date(s.lastAccessAt).toISOString(),
           iteration: s.iterations,
           image_count: s.imageCount,
-          usage: usageView(s.usage),
+          ...(verbose || args.verbose === true ? { usage: usageView(s.usage) } : {}),
         }));
         return toolSuccess({ sessions });
       } catch (error) {

@@ -5,4 +5,6 @@ import type { Logger } from '../../../platform/log/types';
 export interface ToolContext {
   service: VisionService;
   log: Logger;
+  /** Results carry usage/latency even when a call does not pass verbose (CADSIGHT_VISION_VERBOSE). */
+  verbose: boolean;
 }

@@ -15,7 +15,20 @@ export function anthropicStopReason(reason: string | null | undefined): LlmRespo
   return 'other';
 }
 
-const usageSchema = z.object({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() }).nullish();
+const usageSchema = z
+  .object({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish(), cache_read_input_tokens: z.number().nullish(), cache_creation_input_tokens: z.number().nullish() })
+  .nullish();
+
+/**
+ * Anthropic's input_tokens leaves out what was read from or written to the prompt cache: the
+ * prompt is the sum of the three, and the cache reads are its cached part.
+ */
+export function anthropicPromptTokens(usage: z.infer<typeof usageSchema>): { promptTokens?: number; cachedPromptTokens?: number } {
+  if (typeof usage?.input_tokens !== 'number') return {};
+  const read = usage.cache_read_input_tokens ?? 0;
+  return { promptTokens: usage.input_tokens + read + (usage.cache_creation_input_tokens ?? 0), ...(typeof usage.cache_read_input_tokens === 'number' ? { cachedPromptTokens: read } : {}) };
+}
+export { usageSchema as anthropicUsageSchema };
 
 const eventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message_start'), message: z.object({ usage: usageSchema }) }),
@@ -63,6 +76,7 @@ export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>)
   let stopped = false;
   let promptTokens: number | undefined;
   let completionTokens: number | undefined;
+  let cachedPromptTokens: number | undefined;
 
   for await (const sse of events) {
     let json: unknown;
@@ -77,10 +91,13 @@ export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>)
     if (!parsed.success) throw badResponse(PROTOCOL, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const event = parsed.data;
     switch (event.type) {
-      case 'message_start':
-        promptTokens = event.message.usage?.input_tokens ?? promptTokens;
+      case 'message_start': {
+        const prompt = anthropicPromptTokens(event.message.usage);
+        promptTokens = prompt.promptTokens ?? promptTokens;
+        cachedPromptTokens = prompt.cachedPromptTokens ?? cachedPromptTokens;
         completionTokens = event.message.usage?.output_tokens ?? completionTokens;
         break;
+      }
       case 'content_block_start':
         if (event.content_block.type === 'tool_use') {
           if (!event.content_block.id || !event.content_block.name) throw badResponse(PROTOCOL, 'a tool_use block has no id or name');
@@ -117,5 +134,6 @@ export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>)
     stopReason: anthropicStopReason(stop),
     ...(promptTokens !== undefined ? { promptTokens } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
+    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { ChatCompletionContentPart, ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
-import { accumulateChatStream, chatStopReason, chatUsageSchema } from './chatCompletionsStream';
+import { accumulateChatStream, chatCachedTokens, chatStopReason, chatUsageSchema } from './chatCompletionsStream';
 import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
 import { imageDataUrl, jsonHeaders, joinedText, parseReplyBody } from './wireHelpers';
 
@@ -81,6 +81,7 @@ function parseBody(bodyText: string): ProviderReply {
     stopReason: chatStopReason(choice.finish_reason),
     ...(reply.usage?.prompt_tokens !== undefined ? { promptTokens: reply.usage.prompt_tokens } : {}),
     ...(reply.usage?.completion_tokens !== undefined ? { completionTokens: reply.usage.completion_tokens } : {}),
+    ...(chatCachedTokens(reply.usage) !== undefined ? { cachedPromptTokens: chatCachedTokens(reply.usage)! } : {}),
   };
 }
 

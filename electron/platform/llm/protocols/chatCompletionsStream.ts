@@ -16,7 +16,20 @@ export function chatStopReason(finishReason: string | null | undefined): LlmResp
 }
 
 /** Usage block shared by complete replies and the final stream chunk. */
-export const chatUsageSchema = z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish();
+export const chatUsageSchema = z
+  .object({
+    prompt_tokens: z.number().optional(),
+    completion_tokens: z.number().optional(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    // DeepSeek reports its context cache this way instead.
+    prompt_cache_hit_tokens: z.number().nullish(),
+  })
+  .nullish();
+
+/** Cached prompt tokens of a Chat Completions usage block, whichever way the gateway reports them. */
+export function chatCachedTokens(usage: z.infer<typeof chatUsageSchema>): number | undefined {
+  return usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? undefined;
+}
 
 const chunkSchema = z.object({
   choices: z
@@ -63,6 +76,7 @@ export async function accumulateChatStream(events: AsyncIterable<SseEvent>): Pro
   let sawDone = false;
   let promptTokens: number | undefined;
   let completionTokens: number | undefined;
+  let cachedPromptTokens: number | undefined;
 
   for await (const event of events) {
     if (event.data === '[DONE]') {
@@ -81,6 +95,7 @@ export async function accumulateChatStream(events: AsyncIterable<SseEvent>): Pro
     const chunk = parsed.data;
     if (chunk.usage?.prompt_tokens !== undefined) promptTokens = chunk.usage.prompt_tokens;
     if (chunk.usage?.completion_tokens !== undefined) completionTokens = chunk.usage.completion_tokens;
+    cachedPromptTokens = chatCachedTokens(chunk.usage) ?? cachedPromptTokens;
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     if (choice.delta?.content) text.push(choice.delta.content);
@@ -108,5 +123,6 @@ export async function accumulateChatStream(events: AsyncIterable<SseEvent>): Pro
     stopReason: chatStopReason(finishReason),
     ...(promptTokens !== undefined ? { promptTokens } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
+    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
   };
 }

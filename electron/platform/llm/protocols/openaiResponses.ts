@@ -61,7 +61,7 @@ const replySchema = z.object({
       z.object({ type: z.string() }),
     ]),
   ),
-  usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional() }).nullish(),
+  usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish() }).nullish(),
 });
 
 function parseBody(bodyText: string): ProviderReply {
@@ -79,6 +79,7 @@ function parseBody(bodyText: string): ProviderReply {
     stopReason: truncated ? 'max_tokens' : toolCalls.length > 0 ? 'tool_call' : reply.status === 'completed' ? 'end' : 'other',
     ...(reply.usage?.input_tokens !== undefined ? { promptTokens: reply.usage.input_tokens } : {}),
     ...(reply.usage?.output_tokens !== undefined ? { completionTokens: reply.usage.output_tokens } : {}),
+    ...(typeof reply.usage?.input_tokens_details?.cached_tokens === 'number' ? { cachedPromptTokens: reply.usage.input_tokens_details.cached_tokens } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export interface ProviderReply {
   stopReason: LlmResponse['stopReason'];
   promptTokens?: number;
   completionTokens?: number;
+  /** Prompt tokens served from the provider's prompt cache (part of promptTokens). */
+  cachedPromptTokens?: number;
 }
 
 /** An HTTP request ready to send: path relative to the provider's base URL, JSON body. */
