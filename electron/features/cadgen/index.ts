@@ -41,3 +41,8 @@ export type { TaskState } from './domain/protocol/states';
 export { ProtocolErrorCode } from './domain/protocol/errors';
 export { checkModel, requireConformantModel } from './application/protocol/capabilities';
 export type { GenerationConformance } from './application/protocol/conformance';
+export { composeDrawing } from './application/composeDrawing';
+export type { DrawingRequest, DrawingResult } from './application/composeDrawing';
+export type { DrawingSheetWriter } from './ports/drawingSheetWriter';
+export type { SheetFormat, SheetLanguage } from './domain/drawingSheet/sheetFrame';
+export type { ClaimDimensionEntry, UndimensionedReason } from './domain/drawingSheet/claimDimensions';

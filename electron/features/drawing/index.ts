@@ -12,6 +12,7 @@ export type { DrawingFrame } from './domain/frames';
 export { boxesIntersect, emptyBox, isEmptyBox, unionBox } from './domain/geometry';
 export { boxJson, countByType, entityJson, filterEntities, insertCounts, layoutByName, r6 } from './domain/queries';
 export { writeDxf } from './domain/writer';
+export { writeSheetDxf } from './domain/sheetDxf';
 export { canStoreReviewIds, hasReviewApp, REVIEW_APP, reviewAppTags, reviewIdOf, reviewIdXdata } from './domain/reviewXdata';
 export type { DxfScreenshotRenderer } from './ports/drawingRenderer';
 export { DEFAULT_DXF_LIMITS, dxfLimitsFromEnv, openDxfFile, parseDxfBytes } from './adapters/file/openDxfFile';

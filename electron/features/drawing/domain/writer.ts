@@ -8,6 +8,10 @@ export interface WriteEdits {
   layerEntries: Tag[];
   /** Table entries appended to the APPID table (CadSight's XDATA application when missing). */
   appIdEntries?: Tag[];
+  /** Table entries appended to the BLOCK_RECORD table (records of the blocks below). */
+  blockRecordEntries?: Tag[];
+  /** BLOCK … ENDBLK definitions appended to the BLOCKS section (e.g. dimension blocks). */
+  blocks?: Tag[];
   /** New $HANDSEED value, when handles were allocated. */
   handSeed?: string;
 }
@@ -33,6 +37,8 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   const layerTable = doc.tables.find((t) => t.name === 'LAYER');
   const appIdTable = doc.tables.find((t) => t.name === 'APPID');
   const objects = doc.sections.find((s) => s.name === 'OBJECTS');
+  const recordTable = doc.tables.find((t) => t.name === 'BLOCK_RECORD');
+  const blocksSection = doc.sections.find((s) => s.name === 'BLOCKS');
   const seedIndex = doc.header.get('$HANDSEED')?.valueIndex;
   const parts: string[] = [];
   let hasEof = false;
@@ -40,6 +46,8 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   for (let i = 0; i < codes.length; i++) {
     if (layerTable && i === layerTable.end && edits.layerEntries.length) parts.push(emit(edits.layerEntries));
     if (appIdTable && i === appIdTable.end && edits.appIdEntries?.length) parts.push(emit(edits.appIdEntries));
+    if (recordTable && i === recordTable.end && edits.blockRecordEntries?.length) parts.push(emit(edits.blockRecordEntries));
+    if (blocksSection && i === blocksSection.end && edits.blocks?.length) parts.push(emit(edits.blocks));
     if (entitiesSection && i === entitiesSection.end) parts.push(entitiesBlock);
     const isEof = codes[i] === 0 && (values[i] as string).trim() === 'EOF';
     if (!entitiesSection && edits.entities.length && (isEof || (objects && i === objects.start))) parts.push(line(0, 'SECTION') + line(2, 'ENTITIES') + entitiesBlock + line(0, 'ENDSEC'));
