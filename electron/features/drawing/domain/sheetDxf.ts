@@ -173,8 +173,9 @@ class EntityWriter {
       line(d.at, shelf);
       textAt = { x: (d.at.x + shelf.x) / 2, y: d.at.y + (TEXT_GAP + DIM_TEXT / 2) * k };
     } else {
-      const a1 = Math.atan2(d.p1.y - d.center.y, d.p1.x - d.center.x);
-      let a2 = Math.atan2(d.p2.y - d.center.y, d.p2.x - d.center.x);
+      const a = d as Extract<SheetDimension, { type: 'angular' }>;
+      const a1 = Math.atan2(a.p1.y - d.center.y, a.p1.x - d.center.x);
+      let a2 = Math.atan2(a.p2.y - d.center.y, a.p2.x - d.center.x);
       if (a2 < a1) a2 += 2 * Math.PI;
       measurement = (a2 - a1) / deg;
       const r = Math.hypot(d.at.x - d.center.x, d.at.y - d.center.y);
@@ -183,7 +184,7 @@ class EntityWriter {
       textAt = { x: d.center.x + Math.cos(mid) * (r + (TEXT_GAP + DIM_TEXT / 2) * k), y: d.center.y + Math.sin(mid) * (r + (TEXT_GAP + DIM_TEXT / 2) * k) };
       defPoint = d.at;
       dimtype = 5;
-      typeTags = [[100, 'AcDb3PointAngularDimension'], [13, num(d.p1.x)], [23, num(d.p1.y)], [33, '0'], [14, num(d.p2.x)], [24, num(d.p2.y)], [34, '0'], [15, num(d.center.x)], [25, num(d.center.y)], [35, '0']];
+      typeTags = [[100, 'AcDb3PointAngularDimension'], [13, num(a.p1.x)], [23, num(a.p1.y)], [33, '0'], [14, num(a.p2.x)], [24, num(a.p2.y)], [34, '0'], [15, num(d.center.x)], [25, num(d.center.y)], [35, '0']];
     }
     const tol = d.tolerance ? (d.tolerance.upper === -d.tolerance.lower ? `±${fmt(d.tolerance.upper)}` : ` +${fmt(d.tolerance.upper)}/${fmt(d.tolerance.lower)}`) : '';
     const shown = d.text.replace('<>', fmt(measurement)) + tol;

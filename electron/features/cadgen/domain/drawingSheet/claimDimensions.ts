@@ -44,7 +44,7 @@ function endOnView(axis: Vec3): DimView | undefined {
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const vec = (v: unknown): Vec3 | undefined => (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number') ? (v as Vec3) : undefined);
+const vec = (v: unknown): Vec3 | undefined => (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number') ? [v[0] as number, v[1] as number, v[2] as number] : undefined);
 
 /** The bore a claim is about: same diameter, axis parallel, the claimed position on its axis line. */
 function matchBore(bores: Bore[], diameter: number, axis: Vec3 | undefined, position: Vec3 | undefined): Bore | undefined {
@@ -69,7 +69,8 @@ export function planDimensions(claims: Claim[], snapshot: TopologySnapshot): Dim
   const bores = findBores(snapshot);
   const { min, max } = snapshot.measurements.bbox;
   const extent = [0, 1, 2].map((i) => (max[i] as number) - (min[i] as number));
-  const centre: Vec3 = [0, 1, 2].map((i) => ((max[i] as number) + (min[i] as number)) / 2) as Vec3;
+  const mid = (i: number): number => ((max[i] as number) + (min[i] as number)) / 2;
+  const centre: Vec3 = [mid(0), mid(1), mid(2)];
   const dims: PlannedDimension[] = [];
   const entries: ClaimDimensionEntry[] = [];
   const boreDims = new Map<Bore, string>();

@@ -2,7 +2,7 @@ import type { SheetEntity, SheetPoint, SheetSpec } from '../../../../../shared/d
 import type { Claim } from '../claims';
 import type { ProjectionMethod } from '../drawingViews';
 import type { TopologySnapshot } from '../topology';
-import { parallel } from '../vec3';
+import { distanceToLine, parallel } from '../vec3';
 import type { Vec3 } from '../vec3';
 import { findBores } from '../verifiers/bores';
 import { planDimensions } from './claimDimensions';
@@ -79,13 +79,13 @@ function fits(format: SheetFormat, s: number, w: number, h: number): boolean {
 
 /**
  * The sheet and scale: a given format takes the largest preferred scale that fits; "auto" takes
- * the smallest of A4/A3/A2 that holds the views at 1:1 or larger, else A3 at the largest fitting
- * reduction.
+ * A3, or A2 when only A2 holds the views at 1:1 or larger, else A3 at the largest fitting reduction.
  */
 export function chooseSheet(format: SheetFormat | 'auto', w: number, h: number): { format: SheetFormat; s: number } {
   const largest = (f: SheetFormat): number => PREFERRED_SCALES.find((s) => fits(f, s, w, h)) ?? (PREFERRED_SCALES[PREFERRED_SCALES.length - 1] as number);
   if (format !== 'auto') return { format, s: largest(format) };
-  for (const f of ['A4', 'A3', 'A2'] as const) if (largest(f) >= 1) return { format: f, s: largest(f) };
+  // A4 only on request: its landscape title block reaches past the lower-right region title-block readers search.
+  for (const f of ['A3', 'A2'] as const) if (largest(f) >= 1) return { format: f, s: largest(f) };
   return { format: 'A3', s: largest('A3') };
 }
 
@@ -173,6 +173,21 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
 }
 
 /**
+ * Full cylinders (bores and bosses) grouped by axis line; each group's centre lines are sized by
+ * its largest radius, so concentric circles share one cross (GB/T 4457.4).
+ */
+function roundFeatures(snapshot: TopologySnapshot): { origin: Vec3; direction: Vec3; radius: number }[] {
+  const groups: { origin: Vec3; direction: Vec3; radius: number }[] = [];
+  for (const f of snapshot.faces) {
+    if (f.kind !== 'cylinder' || !f.axis || f.radius_mm === undefined || (f.angle_span_deg ?? 360) < 359) continue;
+    const same = groups.find((g) => parallel(g.direction, f.axis!.direction, 1e-6) && distanceToLine(f.axis!.origin, g.origin, g.direction) <= 1e-5);
+    if (same) same.radius = Math.max(same.radius, f.radius_mm);
+    else groups.push({ origin: f.axis.origin, direction: f.axis.direction, radius: f.radius_mm });
+  }
+  return groups;
+}
+
+/**
  * Centre lines (中心线, extending 3 mm past the outline): a cross on every bore seen end-on, the
  * axis of every bore seen from the side, and the pitch circle of bores arranged on one.
  */
@@ -181,21 +196,20 @@ function centreLines(snapshot: TopologySnapshot, method: ProjectionMethod, k: nu
   const over = 3 * k;
   const line = (a: SheetPoint, b: SheetPoint): void => void out.push({ kind: 'line', layer: '中心线', from: a, to: b });
   const viewAxis: Record<DimView, Vec3> = { front: [0, 1, 0], top: [0, 0, 1], side: [1, 0, 0] };
-  const bores = findBores(snapshot);
   const seen = new Set<string>();
-  for (const bore of bores) {
+  for (const round of roundFeatures(snapshot)) {
     for (const view of ['front', 'top', 'side'] as const) {
-      const c = at3(view, bore.axis.origin);
-      const r = bore.diameter_mm / 2;
-      if (parallel(bore.axis.direction, viewAxis[view], 1e-6)) {
+      const c = at3(view, round.origin);
+      const r = round.radius;
+      if (parallel(round.direction, viewAxis[view], 1e-6)) {
         line({ x: c.x - r - over, y: c.y }, { x: c.x + r + over, y: c.y });
         line({ x: c.x, y: c.y - r - over }, { x: c.x, y: c.y + r + over });
         continue;
       }
-      // Seen from the side: the axis across the part's extent along the bore direction.
+      // Seen from the side: the axis across the part's extent along the axis direction.
       const box = boxes[view];
       const off = placements[view].offset;
-      const vertical = Math.abs(project(view, method, bore.axis.direction).x) < 1e-9;
+      const vertical = Math.abs(project(view, method, round.direction).x) < 1e-9;
       const key = `${view}:${vertical ? 'v' : 'h'}:${(vertical ? c.x : c.y).toFixed(4)}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -203,6 +217,7 @@ function centreLines(snapshot: TopologySnapshot, method: ProjectionMethod, k: nu
       else line({ x: off.x + box.u0 - over, y: c.y }, { x: off.x + box.u1 + over, y: c.y });
     }
   }
+  const bores = findBores(snapshot);
   // Pitch circles: three or more equal bores on one axis direction at one distance from their mean.
   const groups = new Map<string, typeof bores>();
   for (const b of bores) {
@@ -211,7 +226,8 @@ function centreLines(snapshot: TopologySnapshot, method: ProjectionMethod, k: nu
   }
   for (const group of groups.values()) {
     if (group.length < 3) continue;
-    const mean: Vec3 = [0, 1, 2].map((i) => group.reduce((sum, b) => sum + (b.axis.origin[i] as number), 0) / group.length) as Vec3;
+    const avg = (i: number): number => group.reduce((sum, b) => sum + (b.axis.origin[i] as number), 0) / group.length;
+    const mean: Vec3 = [avg(0), avg(1), avg(2)];
     const dists = group.map((b) => Math.hypot(...([0, 1, 2].map((i) => ((b.axis.origin[i] as number) - (mean[i] as number)) * (1 - Math.abs(b.axis.direction[i] as number))) as [number, number, number])));
     const r = dists[0] as number;
     if (r < 1e-6 || dists.some((d) => Math.abs(d - r) > 1e-4)) continue;

@@ -22,9 +22,9 @@ export interface TitleBlockValues {
   revision: string;
 }
 
-const LABELS: Record<SheetLanguage, { title: string; drawingNo: string; scale: string; material: string; designer: string; checker: string; date: string; revision: string; sheets: (n: number, m: number) => string; general: string; projection: string }> = {
-  'zh-CN': { title: '图名', drawingNo: '图号', scale: '比例', material: '材料', designer: '设计', checker: '审核', date: '日期', revision: '版本', sheets: (n, m) => `共 ${n} 张 第 ${m} 张`, general: '未注尺寸公差按 GB/T 1804-m', projection: '第一角画法' },
-  en: { title: 'Title', drawingNo: 'Drawing No.', scale: 'Scale', material: 'Material', designer: 'Drawn', checker: 'Checked', date: 'Date', revision: 'Revision', sheets: (n, m) => `Sheet ${m} of ${n}`, general: 'General tolerances GB/T 1804-m', projection: 'First angle' },
+const LABELS: Record<SheetLanguage, { title: string; drawingNo: string; scale: string; material: string; designer: string; checker: string; date: string; revision: string; sheets: (n: number, m: number) => string; general: string }> = {
+  'zh-CN': { title: '图名', drawingNo: '图号', scale: '比例', material: '材料', designer: '设计', checker: '审核', date: '日期', revision: '版本', sheets: (n, m) => `共 ${n} 张 第 ${m} 张`, general: '未注尺寸公差按 GB/T 1804-m' },
+  en: { title: 'Title', drawingNo: 'Drawing No.', scale: 'Scale', material: 'Material', designer: 'Drawn', checker: 'Checked', date: 'Date', revision: 'Revision', sheets: (n, m) => `Sheet ${m} of ${n}`, general: 'General tolerances GB/T 1804-m' },
 };
 
 /** Paper millimetres → model units at scale factor k, from the sheet origin. */
@@ -85,17 +85,16 @@ export function frameEntities(format: SheetFormat, k: number, values: TitleBlock
 
   // General tolerance note above the title block; projection symbol at its left.
   text(tx0, by0 + rows * rh + 4, L.general);
-  out.push(...projectionSymbol(k, tx0 - 30, by0 + 10, method));
-  text(tx0 - 30, by0 + 3, L.projection, 3.5, 'center');
+  out.push(...projectionSymbol(k, bx1 - 22, by0 + rh / 2, method));
   return out;
 }
 
 /**
- * The GB/T 14692 projection symbol (h = 5 mm): a truncated cone seen from the front (trapezium)
+ * The GB/T 14692 projection symbol (h = 4 mm, to sit in an 8 mm title-block row): a truncated cone seen from the front (trapezium)
  * and end-on (two circles with a centre line), the circles right of the trapezium for first angle.
  */
 function projectionSymbol(k: number, cx: number, cy: number, method: 'first_angle' | 'third_angle'): SheetEntity[] {
-  const h = 5;
+  const h = 4;
   const side = method === 'first_angle' ? 1 : -1;
   const tx = cx - side * h;
   const ex = cx + side * h;
