@@ -8,7 +8,7 @@ export { buildDocument } from './application/buildDocument';
 export type { BuildDependencies, BuildReport, BuildRequest } from './application/buildDocument';
 export { parseClaims, evaluateClaims } from './application/evaluateClaims';
 export type { ClaimResult } from './application/evaluateClaims';
-export type { CadRuntime, BuildOutcome, BuildOutputs, FeatureReport, FaceMesh, ProjectionView, StepInspection, RuntimeStats } from './ports/cadRuntime';
+export type { CadRuntime, BuildOutcome, BuildOutputs, FeatureReport, FaceMesh, ProjectionView, SectionView, StepInspection, RuntimeStats } from './ports/cadRuntime';
 export type { ArtifactPublisher, ArtifactEncoders, ArtifactManifest, ArtifactFile } from './ports/artifactPublisher';
 export type { CdslDocument, CdslFeature, CdslFragment } from './domain/document';
 export { CDSL_VERSION } from './domain/document';

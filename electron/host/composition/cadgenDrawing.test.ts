@@ -102,6 +102,13 @@ describe('the flange drawing', () => {
     const doc = parseDxfBytes(readFileSync(outcome.dxfPath), outcome.dxfPath).document;
     const centreCircles = [...doc.layouts[0]!.entities].filter((e) => e.layer === '中心线' && e.geometry.kind === 'circle');
     expect(centreCircles.map((e) => (e.geometry.kind === 'circle' ? e.geometry.radius : 0))).toContain(45);
+    // The front view is the full section A–A through the bore: hatched cut faces, no hidden lines.
+    const layout = doc.layouts[0]!.entities;
+    expect(layout.filter((e) => e.layer === '剖面线' && e.geometry.kind === 'hatch')).toHaveLength(4);
+    expect(layout.some((e) => e.geometry.kind === 'text' && e.geometry.text === 'A—A')).toBe(true);
+    const frontBand = { minY: outcome.sheet.placements.front.offset.y, maxY: outcome.sheet.placements.front.offset.y + 12 };
+    const hiddenInFront = layout.filter((e) => e.layer === '虚线' && e.geometry.kind === 'line' && e.geometry.a.y >= frontBand.minY - 1e-6 && e.geometry.a.y <= frontBand.maxY + 1e-6 && e.geometry.a.x < outcome.sheet.placements.side.offset.x - 60);
+    expect(hiddenInFront).toEqual([]);
     expect(outcome.sheet.claims.find((c) => c.claim_id === 'volume')?.reason).toBe('not_dimensional');
     expect(outcome.sheet.claims.find((c) => c.claim_id === 'concentric')?.reason).toBe('covered_by_other_dimension');
   });

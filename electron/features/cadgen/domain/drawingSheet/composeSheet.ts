@@ -17,6 +17,18 @@ export interface SheetViews {
   top: { visible: string[]; hidden: string[] };
   /** The left view (first angle) or the right view (third angle). */
   side: { visible: string[]; hidden: string[] };
+  /** A full section A–A drawn in place of the front view: its visible edges and each cut face's loops ([x, z, …], outer first). */
+  section?: { planeY: number; visible: string[]; faces: number[][][] };
+}
+
+/**
+ * Where a full front section is worth drawing: through the axis of the largest bore not seen
+ * end-on from the front (its inside would otherwise be hidden lines). Undefined without one.
+ */
+export function sectionPlaneY(snapshot: TopologySnapshot): number | undefined {
+  const bores = findBores(snapshot).filter((b) => !parallel(b.axis.direction, [0, 1, 0], 1e-6));
+  const main = bores.reduce<(typeof bores)[number] | undefined>((best, b) => (!best || b.diameter_mm > best.diameter_mm ? b : best), undefined);
+  return main?.axis.origin[1];
 }
 
 export interface ComposeSheetInput {
@@ -127,13 +139,16 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
   const at3 = (view: DimView, p: Vec3): SheetPoint => place(view, project(view, method, p));
 
   const entities: SheetEntity[] = frameEntities(format, k, { ...input.titleBlock, scale: scaleText(s) }, input.lang, method);
+  const section = input.views.section;
   for (const view of ['front', 'top', 'side'] as const) {
-    for (const e of viewEntities(input.views[view].visible, input.views[view].hidden)) {
+    const lines = view === 'front' && section ? viewEntities(section.visible, []) : viewEntities(input.views[view].visible, input.views[view].hidden);
+    for (const e of lines) {
       if (e.kind === 'line') entities.push({ ...e, from: place(view, e.from), to: place(view, e.to) });
       else entities.push({ ...e, center: place(view, e.center) });
     }
   }
   entities.push(...centreLines(snapshot, method, k, at3, boxes, placements));
+  if (section) entities.push(...sectionMarks(section, k, place, boxes, input.lang));
 
   const plan = planDimensions(input.claims, snapshot);
   const dimensions: ComposedSheet['dimensions'] = [];
@@ -170,6 +185,41 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
     entities.push({ kind: 'dimension', type: 'diameter', center: centre, radius, at: { x: centre.x + Math.cos(angle) * reach, y: centre.y + Math.sin(angle) * reach }, text });
   }
   return { spec: { scaleFactor: k, entities }, format, scale: scaleText(s), placements, claims: plan.claims, dimensions };
+}
+
+/**
+ * The section's hatching (剖面线, ANSI31) over the cut faces, the cutting plane in the top view
+ * (thick strokes beyond the outline, arrows in the viewing direction, letters A) and the
+ * "A–A" label above the sectioned front view (GB/T 4458.6).
+ */
+function sectionMarks(section: NonNullable<SheetViews['section']>, k: number, place: (view: DimView, p: SheetPoint) => SheetPoint, boxes: Record<DimView, { u0: number; u1: number; v0: number; v1: number }>, lang: SheetLanguage): SheetEntity[] {
+  const out: SheetEntity[] = [];
+  for (const face of section.faces) {
+    const loops = face.map((loop) => {
+      const points: SheetPoint[] = [];
+      for (let i = 0; i + 1 < loop.length; i += 2) points.push(place('front', { x: loop[i] as number, y: loop[i + 1] as number }));
+      return points;
+    });
+    if ((loops[0]?.length ?? 0) >= 3) out.push({ kind: 'hatch', layer: '剖面线', loops: loops.filter((l) => l.length >= 3) });
+  }
+  const top = boxes.top;
+  for (const [from, to, dir] of [
+    [top.u0 - 8 * k, top.u0 - 3 * k, -1],
+    [top.u1 + 3 * k, top.u1 + 8 * k, 1],
+  ] as const) {
+    const a = place('top', { x: from, y: section.planeY });
+    const b = place('top', { x: to, y: section.planeY });
+    out.push({ kind: 'line', layer: '粗实线', from: a, to: b });
+    // Viewing direction +Y: the arrow points up the sheet from the outer end of the stroke.
+    const end = dir < 0 ? a : b;
+    const tip = { x: end.x, y: end.y + 7 * k };
+    out.push({ kind: 'line', layer: '细实线', from: end, to: tip });
+    out.push({ kind: 'solid', layer: '细实线', points: [tip, { x: tip.x - 0.5 * k, y: tip.y - 3 * k }, { x: tip.x + 0.5 * k, y: tip.y - 3 * k }] });
+    out.push({ kind: 'text', layer: '文字', at: { x: end.x + dir * 3 * k, y: end.y + 2 * k }, height: 5 * k, text: 'A', align: 'center' });
+  }
+  const label = place('front', { x: (boxes.front.u0 + boxes.front.u1) / 2, y: boxes.front.v1 });
+  out.push({ kind: 'text', layer: '文字', at: { x: label.x, y: label.y + 22 * k }, height: 5 * k, text: lang === 'zh-CN' ? 'A—A' : 'A-A', align: 'center' });
+  return out;
 }
 
 /**

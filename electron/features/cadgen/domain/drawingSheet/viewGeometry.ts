@@ -65,15 +65,14 @@ function parsePath(d: string): (Segment | ArcPiece)[] {
       if (Math.abs(rx - ry) > 1e-4 * Math.max(rx, 1)) out.push({ kind: 'L', a: cur, b: p });
       else {
         const c = arcCentre(cur, p, rx, large, sweep);
-        // SVG y down: sweep=1 is clockwise on screen, i.e. counter-clockwise once y is flipped.
-        const a0 = Math.atan2(-(cur.y - c.y), cur.x - c.x);
-        const a1 = Math.atan2(-(p.y - c.y), p.x - c.x);
-        let ccw = ((a1 - a0) * 180) / Math.PI;
-        if (sweep) ccw = ((ccw % 360) + 360) % 360;
-        else ccw = -((((-ccw) % 360) + 360) % 360);
-        if (Math.abs(ccw) < EPS) ccw = sweep ? 360 : -360;
-        const startDeg = sweep ? (a0 * 180) / Math.PI : (a0 * 180) / Math.PI + ccw;
-        out.push({ kind: 'A', center: { x: c.x, y: -c.y }, radius: rx, startDeg, sweepDeg: Math.abs(ccw) });
+        // SVG's positive angle runs from +x towards +y (down): sweep=1 is clockwise once y points up.
+        const a0 = (Math.atan2(-(cur.y - c.y), cur.x - c.x) * 180) / Math.PI;
+        const a1 = (Math.atan2(-(p.y - c.y), p.x - c.x) * 180) / Math.PI;
+        const turn = (v: number): number => ((v % 360) + 360) % 360;
+        let sweepDeg = sweep ? turn(a0 - a1) : turn(a1 - a0);
+        if (sweepDeg < EPS) sweepDeg = 360;
+        const startDeg = sweep ? a1 : a0;
+        out.push({ kind: 'A', center: { x: c.x, y: -c.y }, radius: rx, startDeg, sweepDeg });
       }
       cur = p;
     } else if (cmd === 'Z') {
@@ -100,16 +99,27 @@ function mergeCollinear(segments: Segment[]): Segment[] {
   return out.filter((s) => Math.hypot(s.b.x - s.a.x, s.b.y - s.a.y) > EPS);
 }
 
-/** Whether segment `s` lies on segment `host` (collinear and within its extent). */
-function onSegment(s: Segment, host: Segment): boolean {
-  const len = Math.hypot(host.b.x - host.a.x, host.b.y - host.a.y);
-  if (len < EPS) return false;
+/**
+ * Whether segment `s` is covered by the union of `hosts` (collinear pieces together spanning it:
+ * one model edge may come out of the projection in several paths).
+ */
+function covered(s: Segment, hosts: Segment[]): boolean {
+  const len = Math.hypot(s.b.x - s.a.x, s.b.y - s.a.y);
+  if (len < EPS) return true;
   const tol = 1e-4;
-  const within = (p: SheetPoint): boolean => {
-    const t = ((p.x - host.a.x) * (host.b.x - host.a.x) + (p.y - host.a.y) * (host.b.y - host.a.y)) / (len * len);
-    return Math.abs(cross(host.a, host.b, p)) / len < tol && t > -tol / len && t < 1 + tol / len;
-  };
-  return within(s.a) && within(s.b);
+  const t = (p: SheetPoint): number => ((p.x - s.a.x) * (s.b.x - s.a.x) + (p.y - s.a.y) * (s.b.y - s.a.y)) / (len * len);
+  const intervals = hosts
+    .filter((h) => Math.abs(cross(s.a, s.b, h.a)) / len < tol && Math.abs(cross(s.a, s.b, h.b)) / len < tol)
+    .map((h) => [Math.min(t(h.a), t(h.b)), Math.max(t(h.a), t(h.b))] as const)
+    .sort((x, y) => x[0] - y[0]);
+  let reach = 0;
+  const slack = tol / len;
+  for (const [lo, hi] of intervals) {
+    if (lo > reach + slack) return false;
+    reach = Math.max(reach, hi);
+    if (reach >= 1 - slack) return true;
+  }
+  return reach >= 1 - slack;
 }
 
 function toEntities(pieces: (Segment | ArcPiece)[], layer: SheetLayer): ViewEntity[] {
@@ -147,8 +157,8 @@ export function viewEntities(visible: string[], hidden: string[]): ViewEntity[] 
   for (const h of toEntities(hidden.flatMap(parsePath), '虚线')) {
     if (h.kind === 'line') {
       const seg: Segment = { kind: 'L', a: h.from, b: h.to };
-      if (visibleSegments.some((v) => onSegment(seg, v))) continue;
-      if (kept.some((k) => k.kind === 'line' && onSegment(seg, { kind: 'L', a: k.from, b: k.to }))) continue;
+      if (covered(seg, visibleSegments)) continue;
+      if (covered(seg, kept.flatMap((k) => (k.kind === 'line' ? [{ kind: 'L' as const, a: k.from, b: k.to }] : [])))) continue;
     } else if (shown.some((v) => sameCurve(v, h)) || kept.some((k) => sameCurve(k, h))) continue;
     kept.push(h);
   }
