@@ -20,7 +20,7 @@ export type { DxfSizeLimits, OpenedDxf } from './adapters/file/openDxfFile';
 export { MAX_EXPANDED_ENTITIES, MAX_NESTING } from './domain/blockExpansion';
 export { createLegacyEncoder } from './adapters/file/codePages';
 export type { TextEncodingChoice } from './adapters/file/codePages';
-export { createCanvasDxfRenderer, DEFAULT_CJK_FONT_FILES } from './adapters/render/canvasRenderer';
+export { createCanvasDxfRenderer, DEFAULT_CJK_FONT_FILES, renderSheetPdf } from './adapters/render/canvasRenderer';
 export { layoutExtents, layoutScene, toSheet } from './domain/scene';
 export type { ScenePart } from './domain/scene';
 export { insidePolygon, layoutViewports, viewportTransform } from './domain/viewports';

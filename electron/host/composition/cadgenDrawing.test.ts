@@ -94,6 +94,22 @@ describe.each(['flange', 'plate_hole_grid', 'l_bracket', 'chamfered_block'])('th
   });
 });
 
+const POPPLER = spawnSync('pdfinfo', ['-v']).status === 0;
+if (!POPPLER) console.log('skipping the PDF checks: poppler-utils (pdfinfo, pdfimages, pdftotext) is not installed');
+
+describe.skipIf(!POPPLER)('the PDF of a drawing', () => {
+  it('is one vector page of the sheet size: no raster images, the lettering as text', async () => {
+    const outcome = await drawing('flange');
+    const info = spawnSync('pdfinfo', [outcome.pdfPath], { encoding: 'utf8' }).stdout;
+    expect(info).toMatch(/Pages:\s+1\b/);
+    expect(info).toMatch(/Page size:\s+1191 x 842 pts \(A3\)/);
+    const images = spawnSync('pdfimages', ['-list', outcome.pdfPath], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(images).toHaveLength(2); // the two header lines, no image rows
+    const text = spawnSync('pdftotext', [outcome.pdfPath, '-'], { encoding: 'utf8' }).stdout;
+    for (const word of ['图名', '图号', '设计', '审核', 'EQS', 'A—A']) expect(text).toContain(word);
+  });
+});
+
 describe('the flange drawing', () => {
   it('carries Ø120, Ø40, 12 and 4×Ø10 EQS on a PCD Ø90 centre-line circle', async () => {
     const outcome = await drawing('flange');

@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { composeDrawing, type CadRuntime, type Claim, type DrawingRequest, type DrawingResult, type DrawingSheetWriter } from '../../features/cadgen/index';
-import { parseDxfBytes, writeSheetDxf } from '../../features/drawing/index';
+import { DrawingIndex, findFrames, parseDxfBytes, renderSheetPdf, writeSheetDxf } from '../../features/drawing/index';
 import { createFolderOutput, startReview, type ReviewStore } from '../../features/review/index';
 import { findBundledResource } from './bundledResources';
 import type { GenerationRuntime } from './cadgenGeneration';
@@ -31,13 +31,14 @@ export interface DrawingSelfReview {
 
 export interface PartDrawingOutcome {
   dxfPath: string;
+  pdfPath: string;
   reportPath: string;
   sheet: DrawingResult['sheet'];
   review: DrawingSelfReview;
 }
 
 /**
- * Writes DIR/drawing.dxf, reviews it with the checklist's rule items (the review slice's public
+ * Writes DIR/drawing.dxf and DIR/drawing.pdf (vector, the DXF read back and printed), reviews it with the checklist's rule items (the review slice's public
  * entry over the embedded DXF backend; no model) into DIR/review/, and writes DIR/drawing-report.json:
  * sheet, scale, which claim became which dimension (or why not) and the finding counts.
  */
@@ -47,10 +48,22 @@ export async function writePartDrawing(deps: { runtime: CadRuntime; store: Revie
   await mkdir(outDir, { recursive: true });
   const dxfPath = path.join(outDir, 'drawing.dxf');
   await writeFile(dxfPath, result.dxf, 'utf8');
+  const pdfPath = path.join(outDir, 'drawing.pdf');
+  await writeFile(pdfPath, sheetPdf(dxfPath, result.dxf, request.titleBlock.title));
   const review = await selfReview(deps.store, dxfPath, path.join(outDir, 'review'), request.lang);
   const reportPath = path.join(outDir, 'drawing-report.json');
   await writeFile(reportPath, JSON.stringify({ format: result.sheet.format, scale: result.sheet.scale, projection: request.method, claims: result.sheet.claims, dimensions: result.sheet.dimensions, review }, null, 2), 'utf8');
-  return { dxfPath, reportPath, sheet: result.sheet, review };
+  return { dxfPath, pdfPath, reportPath, sheet: result.sheet, review };
+}
+
+/** The written DXF read back (the PDF shows what the DXF holds) and printed on its sheet as a vector PDF. */
+function sheetPdf(dxfPath: string, dxf: string, title: string): Uint8Array {
+  const index = new DrawingIndex(parseDxfBytes(new TextEncoder().encode(dxf), dxfPath).document);
+  const frame = findFrames(index)[0];
+  if (!frame?.sheet) throw new AppError('CDSL_DRAWING_FAILED', 'the written drawing has no sheet frame to print');
+  const { bbox } = frame;
+  const k = frame.sheet.scale;
+  return renderSheetPdf({ index, layout: frame.layout, bbox, widthMm: (bbox.maxX - bbox.minX) / k, heightMm: (bbox.maxY - bbox.minY) / k, title });
 }
 
 async function selfReview(store: ReviewStore, dxfPath: string, outDir: string, lang: DrawingRequest['lang']): Promise<DrawingSelfReview> {
@@ -81,7 +94,7 @@ export interface TaskDrawingOptions {
 
 /**
  * `cadsight gen drawing`: the drawing of a task's revision (default its head) from the frozen
- * contract's claims; also copied into the revision's folder as drawing/drawing.dxf.
+ * contract's claims; also copied into the revision's folder as drawing/ (DXF, PDF, report).
  * Errors: CDSL_REQUEST_INVALID (no such revision, no frozen contract), CDSL_DRAWING_FAILED.
  */
 export async function drawingForTask(gen: GenerationRuntime, store: ReviewStore, taskId: string, options: TaskDrawingOptions): Promise<PartDrawingOutcome & { revision: string }> {
@@ -102,7 +115,7 @@ export async function drawingForTask(gen: GenerationRuntime, store: ReviewStore,
   const outcome = await writePartDrawing({ runtime: gen.deps.runtime, store }, request, options.outDir);
   const artifactDir = path.join(gen.deps.artifacts.taskDir(taskId), revision.dir, 'drawing');
   await mkdir(artifactDir, { recursive: true });
-  for (const file of ['drawing.dxf', 'drawing-report.json']) await copyFile(path.join(options.outDir, file), path.join(artifactDir, file));
+  for (const file of ['drawing.dxf', 'drawing.pdf', 'drawing-report.json']) await copyFile(path.join(options.outDir, file), path.join(artifactDir, file));
   return { ...outcome, revision: revision.revision_id };
 }
 
