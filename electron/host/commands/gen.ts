@@ -166,12 +166,13 @@ export const genCommand = {
             now: new Date(),
           });
           const f = outcome.review.findings;
-          if (json) print(JSON.stringify({ revision: outcome.revision, dxf: outcome.dxfPath, pdf: outcome.pdfPath, report: outcome.reportPath, format: outcome.sheet.format, scale: outcome.sheet.scale, claims: outcome.sheet.claims, review: outcome.review }, null, 2));
+          if (json) print(JSON.stringify({ revision: outcome.revision, artifact_dir: outcome.artifactDir, dxf: outcome.dxfPath, pdf: outcome.pdfPath, report: outcome.reportPath, format: outcome.sheet.format, scale: outcome.sheet.scale, claims: outcome.sheet.claims, review: outcome.review }, null, 2));
           else {
             print(`drawing of ${outcome.revision}: ${outcome.dxfPath} + ${path.basename(outcome.pdfPath)} (${outcome.sheet.format}, ${outcome.sheet.scale})`);
             for (const c of outcome.sheet.claims) print(`  ${c.claim_id.padEnd(24)} ${c.dimensions.length ? outcome.sheet.dimensions.filter((d) => c.dimensions.includes(d.id)).map((d) => d.text.replace('%%c', 'Ø').replace('<>', String(d.value))).join(', ') : '-'}${c.reason ? `  (${c.reason})` : ''}`);
             print(`self-review (rules only): ${f.total} findings (blocking ${f.blocking}, major ${f.major}, minor ${f.minor}, info ${f.info})${outcome.review.hasBlocking ? ' — BLOCKING: the drawing does not pass' : ''}`);
             print(`report: ${outcome.reportPath}`);
+            print(outcome.artifactDir ? `revision artifact: ${outcome.artifactDir}` : `revision artifact: not written (the task's revision folder ${outcome.revision} is not under this data folder)`);
           }
           return outcome.review.hasBlocking ? 1 : 0;
         }

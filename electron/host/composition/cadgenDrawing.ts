@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { composeDrawing, type CadRuntime, type Claim, type DrawingRequest, type DrawingResult, type DrawingSheetWriter } from '../../features/cadgen/index';
@@ -94,10 +94,11 @@ export interface TaskDrawingOptions {
 
 /**
  * `cadsight gen drawing`: the drawing of a task's revision (default its head) from the frozen
- * contract's claims; also copied into the revision's folder as drawing/ (DXF, PDF, report).
+ * contract's claims; also copied into the revision's folder as drawing/ (DXF, PDF, report)
+ * when that folder exists (artifactDir, else null).
  * Errors: CDSL_REQUEST_INVALID (no such revision, no frozen contract), CDSL_DRAWING_FAILED.
  */
-export async function drawingForTask(gen: GenerationRuntime, store: ReviewStore, taskId: string, options: TaskDrawingOptions): Promise<PartDrawingOutcome & { revision: string }> {
+export async function drawingForTask(gen: GenerationRuntime, store: ReviewStore, taskId: string, options: TaskDrawingOptions): Promise<PartDrawingOutcome & { revision: string; artifactDir: string | null }> {
   const snapshot = gen.service.show(taskId);
   const revisionId = options.revision ?? snapshot.task.head_revision;
   const revision = snapshot.revisions.find((r) => r.revision_id === revisionId);
@@ -113,10 +114,14 @@ export async function drawingForTask(gen: GenerationRuntime, store: ReviewStore,
     titleBlock: { title: titleOf(snapshot.task.request), drawingNo: `${taskId}-${revision.revision_id}`, material: null, date: options.now.toISOString().slice(0, 10), revision: revision.revision_id },
   };
   const outcome = await writePartDrawing({ runtime: gen.deps.runtime, store }, request, options.outDir);
-  const artifactDir = path.join(gen.deps.artifacts.taskDir(taskId), revision.dir, 'drawing');
+  // Only into an existing revision folder: a task whose folder lives elsewhere gets no stray copy.
+  const revisionDir = path.join(gen.deps.artifacts.taskDir(taskId), revision.dir);
+  const exists = await stat(revisionDir).then((s) => s.isDirectory(), () => false);
+  if (!exists) return { ...outcome, revision: revision.revision_id, artifactDir: null };
+  const artifactDir = path.join(revisionDir, 'drawing');
   await mkdir(artifactDir, { recursive: true });
   for (const file of ['drawing.dxf', 'drawing.pdf', 'drawing-report.json']) await copyFile(path.join(options.outDir, file), path.join(artifactDir, file));
-  return { ...outcome, revision: revision.revision_id };
+  return { ...outcome, revision: revision.revision_id, artifactDir };
 }
 
 /** 图名: the request's first clause, short enough for the title cell (5 mm lettering, 158 mm). */
