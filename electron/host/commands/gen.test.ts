@@ -39,4 +39,14 @@ describe('cadsight gen, as a new user meets it', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('[LLM_NOT_CONFIGURED]');
   });
+
+  it('refuses a drawing with an unknown sheet size, and a drawing of a task that does not exist, with typed errors', async () => {
+    const badSheet = await runGen(['drawing', 'task_x', '--sheet', 'A0', '--out', 'x']);
+    expect(badSheet.code).toBe(2);
+    expect(badSheet.stderr).toContain('[CDSL_REQUEST_INVALID]');
+    expect(badSheet.stderr).toContain('--sheet auto|A4|A3|A2');
+    const missing = await runGen(['drawing', 'task_does_not_exist', '--out', path.join(os.tmpdir(), 'never-written')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/\[CDSL_TASK_NOT_FOUND\]|\[CDSL_REQUEST_INVALID\]/);
+  });
 });

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../../shared/errors';
 import { checkModel, requireConformantModel, type TaskRecord } from '../../features/cadgen/index';
 import { createGenerationRuntime, tasksRootOf, type GenerationRuntime } from '../composition/cadgenGeneration';
+import { createSqliteReviewStore } from '../../features/review/index';
+import { drawingForTask } from '../composition/cadgenDrawing';
 import { resolveRoleModel } from '../composition/modelResolution';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 
@@ -12,6 +14,7 @@ const USAGE = `Usage:
   cadsight gen list | show ID | ledger ID [--json]
   cadsight gen resume ID | answer ID "<text>" | cancel ID
   cadsight gen export ID --out <dir>
+  cadsight gen drawing ID [--revision rev_NNN] [--sheet auto|A4|A3|A2] [--projection first-angle|third-angle] [--lang zh-CN|en] --out <dir>
   cadsight gen check [--author provider/model] [--reviewer provider/model]
 
 The author builds the part one verified action at a time; an independent reviewer checks the
@@ -30,6 +33,9 @@ const OPTIONS = {
   'from-task': { type: 'string' },
   revision: { type: 'string' },
   out: { type: 'string' },
+  sheet: { type: 'string' },
+  projection: { type: 'string' },
+  lang: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -52,7 +58,7 @@ function printTask(task: TaskRecord, json: boolean): void {
 /** `cadsight gen ...`: the CAD generation protocol from the command line (see USAGE). */
 export const genCommand = {
   name: 'gen',
-  summary: 'Generate a part from a request (CDSL v3 protocol): new, list, show, ledger, resume, answer, cancel, export, check',
+  summary: 'Generate a part from a request (CDSL v3 protocol): new, list, show, ledger, resume, answer, cancel, export, drawing, check',
   async run(args: string[]): Promise<number> {
     let parsed;
     try {
@@ -143,6 +149,32 @@ export const genCommand = {
           for (const file of ['requirements-contract.json', 'requirements.md', 'completion.md', 'actions/action-ledger.jsonl']) await cp(path.join(folder, file), path.join(out, path.basename(file)), { force: false, errorOnExist: true }).catch(() => undefined);
           print(`exported ${head.revision_id} of ${snapshot.task.task_id} to ${out}`);
           return 0;
+        }
+        case 'drawing': {
+          const sheet = values.sheet ?? 'auto';
+          const projection = values.projection ?? 'first-angle';
+          const lang = values.lang ?? 'zh-CN';
+          if (!['auto', 'A4', 'A3', 'A2'].includes(sheet) || !['first-angle', 'third-angle'].includes(projection) || !['zh-CN', 'en'].includes(lang)) {
+            throw new AppError('CDSL_REQUEST_INVALID', 'gen drawing takes --sheet auto|A4|A3|A2, --projection first-angle|third-angle, --lang zh-CN|en');
+          }
+          const outcome = await drawingForTask(gen, createSqliteReviewStore(platform.db, () => new Date()), need(target, 'a task id'), {
+            ...(values.revision ? { revision: values.revision } : {}),
+            method: projection === 'first-angle' ? 'first_angle' : 'third_angle',
+            format: sheet as 'auto' | 'A4' | 'A3' | 'A2',
+            lang: lang as 'zh-CN' | 'en',
+            outDir: path.resolve(need(values.out, '--out <dir>')),
+            now: new Date(),
+          });
+          const f = outcome.review.findings;
+          if (json) print(JSON.stringify({ revision: outcome.revision, artifact_dir: outcome.artifactDir, dxf: outcome.dxfPath, pdf: outcome.pdfPath, report: outcome.reportPath, format: outcome.sheet.format, scale: outcome.sheet.scale, claims: outcome.sheet.claims, review: outcome.review }, null, 2));
+          else {
+            print(`drawing of ${outcome.revision}: ${outcome.dxfPath} + ${path.basename(outcome.pdfPath)} (${outcome.sheet.format}, ${outcome.sheet.scale})`);
+            for (const c of outcome.sheet.claims) print(`  ${c.claim_id.padEnd(24)} ${c.dimensions.length ? outcome.sheet.dimensions.filter((d) => c.dimensions.includes(d.id)).map((d) => d.text.replace('%%c', 'Ø').replace('<>', String(d.value))).join(', ') : '-'}${c.reason ? `  (${c.reason})` : ''}`);
+            print(`self-review (rules only): ${f.total} findings (blocking ${f.blocking}, major ${f.major}, minor ${f.minor}, info ${f.info})${outcome.review.hasBlocking ? ' — BLOCKING: the drawing does not pass' : ''}`);
+            print(`report: ${outcome.reportPath}`);
+            print(outcome.artifactDir ? `revision artifact: ${outcome.artifactDir}` : `revision artifact: not written (the task's revision folder ${outcome.revision} is not under this data folder)`);
+          }
+          return outcome.review.hasBlocking ? 1 : 0;
         }
         case 'check': {
           let ok = true;

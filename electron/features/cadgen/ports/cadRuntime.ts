@@ -10,6 +10,19 @@ export interface BuildOutputs {
   projections: boolean;
   /** Which orthographic views to project (default first angle: front, top, left, iso). */
   projection_method?: ProjectionMethod;
+  /** A full front section through the plane y = plane_y (with projections). */
+  section?: { plane_y: number };
+}
+
+/**
+ * A full section seen from the front: SVG path data of the remaining half's visible edges (same
+ * convention as ProjectionView) and per cut face its boundary loops (outer first, then holes) as
+ * flat [x, z, x, z, …] lists.
+ */
+export interface SectionView {
+  plane_y: number;
+  visible: string[];
+  faces: number[][][];
 }
 
 export type FeatureStatus = 'built' | 'failed' | 'skipped';
@@ -68,6 +81,8 @@ export interface BuildOutcome {
   /** Produced with `meshes`. */
   edge_lines?: EdgeLine[];
   projections?: ProjectionView[];
+  /** Set when `outputs.section` was asked for. */
+  section?: SectionView;
   /** The method the projections follow (set when projections were produced). */
   projection_method?: ProjectionMethod;
   timings_ms: { build: number; snapshot: number; step?: number; meshes?: number; projections?: number };

@@ -12,6 +12,10 @@ export interface WriteEdits {
   styleEntries?: Tag[];
   /** Entities appended to a block before its ENDBLK, by block name (paper layouts other than the active one). */
   blockEntities?: Record<string, Tag[]>;
+  /** Table entries appended to the BLOCK_RECORD table (records of the blocks below). */
+  blockRecordEntries?: Tag[];
+  /** BLOCK … ENDBLK definitions appended to the BLOCKS section (e.g. dimension blocks). */
+  blocks?: Tag[];
   /** New $HANDSEED value, when handles were allocated. */
   handSeed?: string;
 }
@@ -39,6 +43,8 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
   const styleTable = doc.tables.find((t) => t.name === 'STYLE');
   const blockEnds = blockEndIndexes(doc, Object.keys(edits.blockEntities ?? {}));
   const objects = doc.sections.find((s) => s.name === 'OBJECTS');
+  const recordTable = doc.tables.find((t) => t.name === 'BLOCK_RECORD');
+  const blocksSection = doc.sections.find((s) => s.name === 'BLOCKS');
   const seedIndex = doc.header.get('$HANDSEED')?.valueIndex;
   const parts: string[] = [];
   let hasEof = false;
@@ -49,6 +55,8 @@ export function writeDxf(doc: DxfDocument, edits: WriteEdits): string {
     if (styleTable && i === styleTable.end && edits.styleEntries?.length) parts.push(emit(edits.styleEntries));
     const blockName = blockEnds.get(i);
     if (blockName !== undefined) parts.push(emit(edits.blockEntities?.[blockName] ?? []));
+    if (recordTable && i === recordTable.end && edits.blockRecordEntries?.length) parts.push(emit(edits.blockRecordEntries));
+    if (blocksSection && i === blocksSection.end && edits.blocks?.length) parts.push(emit(edits.blocks));
     if (entitiesSection && i === entitiesSection.end) parts.push(entitiesBlock);
     const isEof = codes[i] === 0 && (values[i] as string).trim() === 'EOF';
     if (!entitiesSection && edits.entities.length && (isEof || (objects && i === objects.start))) parts.push(line(0, 'SECTION') + line(2, 'ENTITIES') + entitiesBlock + line(0, 'ENDSEC'));

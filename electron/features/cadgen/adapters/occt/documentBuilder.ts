@@ -10,6 +10,7 @@ import { resolveRefs } from '../../domain/resolveRefs';
 import type { FeatureRefInfo, Measurements } from '../../domain/topology';
 import type { OperationContract } from '../../domain/contracts/types';
 import { DEFAULT_PROJECTION_METHOD } from '../../domain/drawingViews';
+import { exportSection } from './sectionExport';
 import type { CdslFeature } from '../../domain/document';
 import type { BuildOutcome, BuildOutputs, FeatureReport } from '../../ports/cadRuntime';
 import { Arena } from './arena';
@@ -125,5 +126,6 @@ async function addExports(kernel: Kernel, arena: Arena, body: Shape3D, topology:
     const method = outputs.projection_method ?? DEFAULT_PROJECTION_METHOD;
     outcome.projections = await time('projections', () => exportProjections(kernel, arena, body, method));
     outcome.projection_method = method;
+    if (outputs.section) outcome.section = exportSection(kernel, arena, body, outputs.section.plane_y);
   }
 }

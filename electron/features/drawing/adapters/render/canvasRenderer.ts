@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
+import type { DrawingIndex } from '../../domain/bounds';
 import type { Box, Vec2 } from '../../domain/model';
 import { layoutScene, type ScenePart } from '../../domain/scene';
 import type { Primitive, ResolvedColor } from '../../domain/world';
@@ -50,13 +51,43 @@ function colorOf(c: ResolvedColor): string {
  * when no CJK font can be loaded, and CAD_DXF_TOO_COMPLEX from render when the picture would
  * expand past the scene budget.
  */
-export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): DxfScreenshotRenderer {
+function registeredFont(fontFiles: string[]): { font: TextFont; masks: GlyphMasks } {
   const { metrics, face, file } = loadTextFont(fontFiles, CJK_FACE, { exists: existsSync, read: (f) => readFileSync(f) });
   // Skia's font registry is process-wide: one family per face file, registered once.
   const family = `CadSight ${metrics.postscriptName ?? CJK_FACE} ${file}`;
   if (!GlobalFonts.has(family) && !GlobalFonts.register(face, family)) throw new AppError('CAD_RENDER_FONT_MISSING', `the rasteriser could not load the font ${file}`, { data: { fontFiles } });
   const font = new TextFont(metrics, family);
-  const masks = new GlyphMasks(font);
+  return { font, masks: new GlyphMasks(font) };
+}
+
+/** PostScript points per millimetre. */
+const PT_PER_MM = 72 / 25.4;
+
+/**
+ * A vector PDF of one sheet: the region `bbox` (drawing units) of a layout on a page of
+ * `widthMm` × `heightMm`; lines, arcs and hatches as PDF paths, every text drawn as text with the
+ * CJK font embedded (no glyph bitmaps). Throws CAD_RENDER_FONT_MISSING when no CJK font is installed.
+ */
+export function renderSheetPdf(request: { index: DrawingIndex; layout: string; bbox: Box; widthMm: number; heightMm: number; title: string }, fontFiles: string[] = DEFAULT_CJK_FONT_FILES): Uint8Array {
+  const { font, masks } = registeredFont(fontFiles);
+  const { bbox, widthMm, heightMm } = request;
+  const width = widthMm * PT_PER_MM;
+  const height = heightMm * PT_PER_MM;
+  const s = width / (bbox.maxX - bbox.minX);
+  const view: View = { bbox, s, pxPerMm: PT_PER_MM, width, height };
+  const pdf = new PDFDocument({ title: request.title, creator: 'CadSight', producer: 'CadSight' });
+  // The PDF page context is the same Skia context type the raster canvas hands out.
+  const ctx = pdf.beginPage(width, height) as SKRSContext2D;
+  ctx.fillStyle = BACKGROUND;
+  ctx.fillRect(0, 0, width, height);
+  for (const part of layoutScene(request.index, request.layout, bbox)) drawPart(ctx, part, view, font, masks, undefined, true);
+  pdf.endPage();
+  const bytes = pdf.close();
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): DxfScreenshotRenderer {
+  const { font, masks } = registeredFont(fontFiles);
   return {
     async render({ index, layout, bbox, maxEdge, highlight, hiddenLayers }) {
       const w = bbox.maxX - bbox.minX;
@@ -83,7 +114,8 @@ export function createCanvasDxfRenderer(fontFiles: string[] = DEFAULT_CJK_FONT_F
   };
 }
 
-function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFont, masks: GlyphMasks, hiddenLayers?: ReadonlySet<string>): void {
+/** `vectorText`: every text through Skia's text drawing (PDF), never glyph-mask bitmaps or greeking. */
+function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFont, masks: GlyphMasks, hiddenLayers?: ReadonlySet<string>, vectorText = false): void {
   const { bbox, s } = view;
   const px = (x: number): number => (x - bbox.minX) * s;
   const py = (y: number): number => (bbox.maxY - y) * s;
@@ -104,7 +136,7 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
     // The viewer's layer toggles: left out like a layer that is off (names compared upper-case).
     if (hiddenLayers?.has(raw.layer.toUpperCase())) continue;
     if (raw.kind === 'text') {
-      (raw.height * s >= MIN_TEXT_PX ? texts : greeked).push(raw);
+      (vectorText || raw.height * s >= MIN_TEXT_PX ? texts : greeked).push(raw);
       continue;
     }
     const p = raw.infinite ? extendAcross(raw, reach) : raw;
@@ -165,9 +197,9 @@ function drawPart(ctx: SKRSContext2D, part: ScenePart, view: View, font: TextFon
   }
   ctx.setLineDash([]);
   // axis-aligned small texts from cached glyph masks; the others by Skia, per colour
-  const composited = texts.filter((t) => maskable(t, view, font));
+  const composited = vectorText ? [] : texts.filter((t) => maskable(t, view, font));
   compositeTexts(ctx, composited, view, font, masks, (t) => colorOf(t.color));
-  const drawn = composited.length === texts.length ? [] : texts.filter((t) => !maskable(t, view, font));
+  const drawn = vectorText ? texts : composited.length === texts.length ? [] : texts.filter((t) => !maskable(t, view, font));
   for (const [list, draw] of [[greeked, drawGreeked], [drawn, drawTexts]] as const) {
     for (const [color, group] of groupBy(list, (t) => colorOf(t.color))) {
       ctx.fillStyle = color;
