@@ -73,6 +73,15 @@ export const PREREQS = [
     manual: ['Debian/Ubuntu: sudo apt-get install ffmpeg', 'macOS: brew install ffmpeg', 'Windows: winget install ffmpeg', 'or point CADSIGHT_FFMPEG at an ffmpeg binary'],
   },
   {
+    id: 'poppler',
+    what: 'poppler-utils (pdfinfo, pdfimages, pdftotext), the independent reader of the part-drawing PDFs',
+    required: true,
+    optionalOutsideCi: true,
+    find: (env) => ['/usr/bin/pdfinfo', onPath(process.platform === 'win32' ? 'pdfinfo.exe' : 'pdfinfo', env)].find((p) => p && isFile(p)),
+    apt: 'poppler-utils',
+    manual: ['Debian/Ubuntu: sudo apt-get install poppler-utils', 'macOS: brew install poppler', 'Windows: winget install poppler'],
+  },
+  {
     id: 'cjkFont',
     what: 'a Noto CJK font, so drawing screenshots show Chinese text',
     required: true,

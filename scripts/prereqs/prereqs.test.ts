@@ -10,8 +10,8 @@ describe('test prerequisites', () => {
   });
 
   it('installs every missing piece with apt-get when it runs as root on Debian', () => {
-    const plan = planSetup(byId('chromium', 'python', 'ffmpeg', 'cjkFont'), { ci: true, root: true, hasApt: true });
-    expect(plan.apt).toEqual(['chromium', 'python3-ezdxf', 'ffmpeg', 'fonts-noto-cjk']);
+    const plan = planSetup(byId('chromium', 'python', 'ffmpeg', 'poppler', 'cjkFont'), { ci: true, root: true, hasApt: true });
+    expect(plan.apt).toEqual(['chromium', 'python3-ezdxf', 'ffmpeg', 'poppler-utils', 'fonts-noto-cjk']);
     expect(plan.user).toEqual([]);
   });
 
