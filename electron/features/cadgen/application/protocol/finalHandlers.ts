@@ -1,6 +1,6 @@
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { ReviewValue } from '../../domain/protocol/tools/reviewTools';
-import { deterministicBlockers } from './candidateHandlers';
+import { contradictionRejection, deterministicBlockers } from './candidateHandlers';
 import { accepted } from './handlerTypes';
 import type { Handler } from './handlerTypes';
 import { FINAL_SUFFIX } from './serverSteps';
@@ -13,6 +13,8 @@ import { moveTo } from './transitions';
 export const handleReviewFinal: Handler<ReviewValue & { revision_id: string }> = async ({ snapshot, value, deps }) => {
   const { task } = snapshot;
   const results = snapshot.claimResults.get(`${value.revision_id}${FINAL_SUFFIX}`) ?? [];
+  const contradiction = contradictionRejection(value.claim_coverage, results);
+  if (contradiction) return contradiction;
   const blockers = deterministicBlockers(results);
   const review = { kind: 'final' as const, target: value.revision_id, verdict: value.verdict, body: value };
   if (blockers.length > 0 || value.verdict !== 'accept') {

@@ -21,6 +21,8 @@ export const ProtocolErrorCode = {
   runtimeContractInvalid: 'CDSL_RUNTIME_CONTRACT_INVALID',
   candidateBuildFailed: 'CDSL_CANDIDATE_BUILD_FAILED',
   candidateReviewRejected: 'CDSL_CANDIDATE_REVIEW_REJECTED',
+  /** A review's claim rows contradict the server's verifier results: the review is refused (format, re-asked), never stored. */
+  reviewContradictsVerifier: 'CDSL_REVIEW_CONTRADICTS_VERIFIER',
   verifierUnavailable: 'CDSL_VERIFIER_UNAVAILABLE',
   claimVerificationFailed: 'CDSL_CLAIM_VERIFICATION_FAILED',
   modelStructuredOutputUnsupported: 'CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED',
@@ -31,6 +33,8 @@ export const ProtocolErrorCode = {
   failedInternal: 'CDSL_FAILED_INTERNAL',
   waitingForUser: 'CDSL_WAITING_FOR_USER',
   noProgressLimit: 'CDSL_NO_PROGRESS_LIMIT',
+  /** The fragment is identical to one already rejected or failed on this checkpoint: no build is spent on it again. */
+  fragmentAlreadyRejected: 'CDSL_FRAGMENT_ALREADY_REJECTED',
   requirementsCoverageIncomplete: 'CDSL_REQUIREMENTS_COVERAGE_INCOMPLETE',
   budgetExhausted: 'CDSL_BUDGET_EXHAUSTED',
   illegalTransition: 'CDSL_ILLEGAL_TRANSITION',
@@ -50,6 +54,7 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_RUNTIME_CONTRACT_INVALID: 'contract',
   CDSL_CANDIDATE_BUILD_FAILED: 'candidate',
   CDSL_CANDIDATE_REVIEW_REJECTED: 'candidate',
+  CDSL_REVIEW_CONTRADICTS_VERIFIER: 'format',
   CDSL_VERIFIER_UNAVAILABLE: 'contract',
   CDSL_CLAIM_VERIFICATION_FAILED: 'candidate',
   CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED: 'refused',
@@ -60,6 +65,7 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_FAILED_INTERNAL: 'internal',
   CDSL_WAITING_FOR_USER: 'user',
   CDSL_NO_PROGRESS_LIMIT: 'terminal',
+  CDSL_FRAGMENT_ALREADY_REJECTED: 'decision',
   CDSL_REQUIREMENTS_COVERAGE_INCOMPLETE: 'decision',
   CDSL_BUDGET_EXHAUSTED: 'terminal',
   CDSL_ILLEGAL_TRANSITION: 'internal',
