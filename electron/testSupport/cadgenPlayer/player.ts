@@ -175,7 +175,9 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
       }
       case 'FINAL_VALIDATION': {
         const repair = (anyFail && !faults.reviewerAlwaysAccepts) || (faults.finalRepairOnce === true && first('final-repair'));
-        return call('review_final', { revision_id: facts.revision_id, verdict: repair ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: repair && !anyFail ? [{ code: 'visual_defect', message: 'redo the last feature with a clean rebuild' }] : [] });
+        const visual = (facts.claims as { claim_id: string; kind: string }[] | undefined ?? []).filter((c) => c.kind === 'visual');
+        const verdicts = visual.length > 0 ? { visual_verdicts: visual.map((c) => ({ claim_id: c.claim_id, verdict: 'pass', evidence: 'the iso and top renders show the described form' })) } : {};
+        return call('review_final', { revision_id: facts.revision_id, verdict: repair ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: repair && !anyFail ? [{ code: 'visual_defect', message: 'redo the last feature with a clean rebuild' }] : [], ...verdicts });
       }
       default:
         return { text: `unexpected state ${facts.state}` };

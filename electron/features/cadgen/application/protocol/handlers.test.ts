@@ -5,6 +5,7 @@ import { headToken } from '../../domain/protocol/task';
 import type { TaskRecord } from '../../domain/protocol/task';
 import type { ClaimResult } from '../evaluateClaims';
 import { handleReviewCandidate } from './candidateHandlers';
+import { handleReviewFinal } from './finalHandlers';
 import type { GenerationDeps } from './deps';
 import type { TaskSnapshot } from './ports';
 
@@ -103,5 +104,31 @@ describe('candidate review handler', () => {
     expect(outcome.change.task?.working_head).not.toBe(task.working_head);
     expect(outcome.change.ledger?.[0]).toMatchObject({ event: 'accepted', action_id: 'act_002', revision_id: 'rev_002', fragment_sha256: 'f', selector_snapshot_id: 's' });
     expect(writes).toContain('revisions/rev_002/reviews/candidate-review.json');
+  });
+});
+
+describe('final review handler', () => {
+  const finalTask = { ...task, state: 'FINAL_VALIDATION' as const };
+  const results = [result('claim_001', 'pass'), { ...result('claim_002', 'unavailable'), kind: 'visual', deterministic: false }];
+  const finalSnapshot = (): TaskSnapshot => ({ ...snapshotWith([]), task: finalTask, pending: null, candidates: [], claimResults: new Map([['rev_001@final', results]]) });
+  const review = (extra: Record<string, unknown>) => ({ revision_id: 'rev_001', verdict: 'accept' as const, claim_coverage: [{ claim_id: 'claim_001', status: 'pass' as const }, { claim_id: 'claim_002', status: 'unverified' as const }], evidence: [], issues: [], ...extra });
+
+  it('blocks completion with CDSL_VISUAL_VERDICT_MISSING when a visual claim has no reviewer verdict', async () => {
+    const outcome = await handleReviewFinal({ snapshot: finalSnapshot(), value: review({}), deps, topology: null });
+    if (outcome.kind !== 'accepted') throw new Error('expected a committed change');
+    expect(outcome.change.task).toMatchObject({ state: 'AWAITING_ACTION', last_error: { code: 'CDSL_VISUAL_VERDICT_MISSING', data: { claims: ['claim_002'] } } });
+  });
+
+  it('blocks completion when the reviewer judges a visual claim failed, even with an accept verdict', async () => {
+    const outcome = await handleReviewFinal({ snapshot: finalSnapshot(), value: review({ visual_verdicts: [{ claim_id: 'claim_002', verdict: 'fail', evidence: 'the flange has no chamfer' }] }), deps, topology: null });
+    if (outcome.kind !== 'accepted') throw new Error('expected a committed change');
+    expect(outcome.change.task?.last_error).toMatchObject({ code: 'CDSL_CLAIM_VERIFICATION_FAILED', data: { claims: ['claim_002'] } });
+  });
+
+  it('completes with a reviewer pass for each visual claim and stores the verdict with its evidence as the claim result', async () => {
+    const outcome = await handleReviewFinal({ snapshot: finalSnapshot(), value: review({ visual_verdicts: [{ claim_id: 'claim_002', verdict: 'pass', evidence: 'four bolt holes visible in the top view' }] }), deps, topology: null });
+    if (outcome.kind !== 'accepted') throw new Error('expected a committed change');
+    expect(outcome.change.task?.state).toBe('COMPLETED');
+    expect(outcome.change.claimResults).toMatchObject({ revision_id: 'rev_001@final', results: [{ id: 'claim_002', status: 'pass', evidence: { reviewer_evidence: 'four bolt holes visible in the top view' } }] });
   });
 });

@@ -25,6 +25,8 @@ export const ProtocolErrorCode = {
   reviewContradictsVerifier: 'CDSL_REVIEW_CONTRADICTS_VERIFIER',
   verifierUnavailable: 'CDSL_VERIFIER_UNAVAILABLE',
   claimVerificationFailed: 'CDSL_CLAIM_VERIFICATION_FAILED',
+  /** A visual claim has no reviewer verdict with evidence: completion is blocked (seed §6.4). */
+  visualVerdictMissing: 'CDSL_VISUAL_VERDICT_MISSING',
   modelStructuredOutputUnsupported: 'CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED',
   authorTransportUnavailable: 'CDSL_AUTHOR_TRANSPORT_UNAVAILABLE',
   reviewServiceUnavailable: 'CDSL_REVIEW_SERVICE_UNAVAILABLE',
@@ -57,6 +59,7 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_REVIEW_CONTRADICTS_VERIFIER: 'format',
   CDSL_VERIFIER_UNAVAILABLE: 'contract',
   CDSL_CLAIM_VERIFICATION_FAILED: 'candidate',
+  CDSL_VISUAL_VERDICT_MISSING: 'candidate',
   CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED: 'refused',
   CDSL_AUTHOR_TRANSPORT_UNAVAILABLE: 'infrastructure',
   CDSL_REVIEW_SERVICE_UNAVAILABLE: 'infrastructure',
