@@ -44,4 +44,11 @@ export const cadgenMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    id: 'cadgen-002-task-leases',
+    up(db) {
+      // One driver per task (issue 24): run/resume/answer hold this lease; an expired one may be taken over.
+      db.exec('CREATE TABLE cdsl_task_leases (task_id TEXT PRIMARY KEY NOT NULL REFERENCES cdsl_tasks(task_id), owner TEXT NOT NULL, heartbeat_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);');
+    },
+  },
 ];

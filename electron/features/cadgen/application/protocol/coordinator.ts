@@ -178,7 +178,13 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     } catch (error) {
       if (options.signal?.aborted) return;
       if (!(error instanceof AppError) || !error.code.startsWith('LLM_')) throw error;
-      await commit(snapshot, withAccounting(snapshot, waitRetry(snapshot, role === 'author' ? ProtocolErrorCode.authorTransportUnavailable : ProtocolErrorCode.reviewServiceUnavailable, error), { wallMs: elapsed() }));
+      // Failed attempts were sent and may have been billed: each is charged as a call of the request's size.
+      const attempts = Math.max(1, Number((error.data as { attempts?: unknown } | undefined)?.attempts) || 1);
+      const requestBytes = Buffer.byteLength(JSON.stringify({ system: context.system, user: context.user, tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }), 'utf8');
+      let usage = snapshot.task.usage;
+      for (let i = 0; i < attempts; i += 1) usage = chargeCall(usage, role, { contextBytes: requestBytes });
+      const waiting = waitRetry(snapshot, role === 'author' ? ProtocolErrorCode.authorTransportUnavailable : ProtocolErrorCode.reviewServiceUnavailable, error);
+      await commit(snapshot, withAccounting(snapshot, { ...waiting, task: { ...waiting.task, usage } }, { wallMs: elapsed() }));
       return;
     }
     const tool = reply.kind === 'call' ? tools.find((t) => t.name === reply.name) : undefined;

@@ -11,6 +11,7 @@ import { AppError } from '../../../../../shared/errors';
  * - user: ambiguity only the user can resolve → WAITING_FOR_USER (not a failure).
  * - contract: deployment defect; never blamed on the author.
  * - refused: the request itself is refused before anything starts.
+ * - busy: another driver holds the task; retry later (nothing changed).
  */
 export const ProtocolErrorCode = {
   authorFormatInvalid: 'CDSL_AUTHOR_FORMAT_INVALID',
@@ -41,11 +42,17 @@ export const ProtocolErrorCode = {
   budgetExhausted: 'CDSL_BUDGET_EXHAUSTED',
   illegalTransition: 'CDSL_ILLEGAL_TRANSITION',
   taskNotFound: 'CDSL_TASK_NOT_FOUND',
+  /** Another process or window drives the task (its lease has not expired): try again later. */
+  taskBusy: 'CDSL_TASK_BUSY',
+  /** The task is terminal (COMPLETED or FAILED): resume does not apply. */
+  taskNotResumable: 'CDSL_TASK_NOT_RESUMABLE',
+  /** The user cancelled the task (not an author error: nothing to answer). */
+  taskCancelled: 'CDSL_TASK_CANCELLED',
   requestInvalid: 'CDSL_REQUEST_INVALID',
 } as const;
 export type ProtocolErrorCodeValue = (typeof ProtocolErrorCode)[keyof typeof ProtocolErrorCode];
 
-export type ErrorCategory = 'format' | 'decision' | 'stale' | 'runtime' | 'candidate' | 'infrastructure' | 'internal' | 'user' | 'contract' | 'terminal' | 'refused';
+export type ErrorCategory = 'format' | 'decision' | 'stale' | 'runtime' | 'candidate' | 'infrastructure' | 'internal' | 'user' | 'contract' | 'terminal' | 'refused' | 'busy';
 
 export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_AUTHOR_FORMAT_INVALID: 'format',
@@ -73,6 +80,9 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_BUDGET_EXHAUSTED: 'terminal',
   CDSL_ILLEGAL_TRANSITION: 'internal',
   CDSL_TASK_NOT_FOUND: 'refused',
+  CDSL_TASK_BUSY: 'busy',
+  CDSL_TASK_NOT_RESUMABLE: 'refused',
+  CDSL_TASK_CANCELLED: 'terminal',
   CDSL_REQUEST_INVALID: 'refused',
 };
 
@@ -85,9 +95,10 @@ export const countsTowardFormatLimit = (code: ProtocolErrorCodeValue): boolean =
 /** Infrastructure errors are retried by the service and never charged to the author. */
 export const isInfrastructure = (code: ProtocolErrorCodeValue): boolean => ERROR_CATEGORY[code] === 'infrastructure';
 
-/** Builds a protocol AppError; only infrastructure failures are retryable. */
+/** Builds a protocol AppError; infrastructure failures and a busy task are retryable. */
 export function protocolError(code: ProtocolErrorCodeValue, message: string, data?: Record<string, unknown>): AppError {
-  return new AppError(code, message, data === undefined ? { retryable: isInfrastructure(code) } : { retryable: isInfrastructure(code), data });
+  const retryable = isInfrastructure(code) || ERROR_CATEGORY[code] === 'busy';
+  return new AppError(code, message, data === undefined ? { retryable } : { retryable, data });
 }
 
 /** A field-level issue from canonical validation (path in JSON Pointer form). */
