@@ -11,7 +11,9 @@ import type { TaskRecord } from '../../domain/protocol/task';
 import type { GenerationDeps } from '../../application/protocol/deps';
 import { createGenerationService } from '../../application/protocol/service';
 import { createFsTaskArtifacts } from './fsTaskArtifacts';
-import { cadgenMigrations } from './migrations';
+import { cadgenLeaseMigration, cadgenMigrations } from './migrations';
+
+const migrations = [...cadgenMigrations, cadgenLeaseMigration];
 import { createSqliteTaskRepository } from './sqliteTaskRepository';
 
 const dirs: string[] = [];
@@ -32,7 +34,7 @@ function open() {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadgen-store-'));
   dirs.push(dir);
   const file = path.join(dir, 'cadsight.db');
-  return { dir, file, repo: createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, clock) };
+  return { dir, file, repo: createSqliteTaskRepository(openDatabase({ file, migrations }).db, clock) };
 }
 
 describe('SQLite task repository', () => {
@@ -55,8 +57,8 @@ describe('SQLite task repository', () => {
     repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
     let now = clock.now().getTime();
     const later = { now: () => new Date(now) };
-    const first = createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, later);
-    const second = createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, later);
+    const first = createSqliteTaskRepository(openDatabase({ file, migrations }).db, later);
+    const second = createSqliteTaskRepository(openDatabase({ file, migrations }).db, later);
     expect(first.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
     expect(second.acquireLease('task_aaaaaa01', 'lease_cli', 60_000)).toEqual({ owner: 'lease_app', expires_at: now + 60_000 });
     // The holder's heartbeat renews; a crashed holder's lease expires and the next driver takes over.
@@ -75,7 +77,7 @@ describe('SQLite task repository', () => {
   it('lets exactly one of two writers on the same file win a compare-and-swap on the state version', () => {
     const { file, repo } = open();
     repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
-    const other = createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, clock);
+    const other = createSqliteTaskRepository(openDatabase({ file, migrations }).db, clock);
     expect(repo.commit('task_aaaaaa01', 0, { task: { state: 'REVIEWING_REQUIREMENTS' } })).toBe(1);
     expect(() => other.commit('task_aaaaaa01', 0, { task: { state: 'WAITING_FOR_USER' } })).toThrow(expect.objectContaining({ code: 'CDSL_STALE_WORKING_HEAD' }));
     expect(other.load('task_aaaaaa01').task.state).toBe('REVIEWING_REQUIREMENTS');
