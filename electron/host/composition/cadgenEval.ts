@@ -24,6 +24,16 @@ export interface ScenarioCounts {
   format_rejections: number;
   stale_rejections: number;
   rejected_candidates: number;
+  /** Candidates the server rejected for breaking claims (CDSL_CLAIM_VERIFICATION_FAILED), whatever the reviewer said. */
+  claim_rejections: number;
+  /** Reviews refused because their claim statuses contradicted the server (CDSL_REVIEW_CONTRADICTS_VERIFIER). */
+  review_contradictions: number;
+  /** Fragments refused by preflight before any build (CDSL_RUNTIME_PRECONDITION_FAILED). */
+  precondition_rejections: number;
+  /** Fragments refused because the identical fragment was already rejected on the checkpoint. */
+  repeated_fragments: number;
+  /** Candidate builds the task was charged for. */
+  candidate_builds: number;
   /** Candidates the kernel failed to build (typed CDSL_CANDIDATE_BUILD_FAILED). */
   build_failures: number;
   rollbacks: number;
@@ -73,7 +83,7 @@ export async function startFixtureProvider(binary: string, fixturesDir: string, 
  * then the fixture's own claims re-verified on the final revision with the real verifiers
  * (independent of the claims the author wrote).
  */
-export async function runScenario(input: { scenario: string; fixture: EvalFixture; repeat: number; author: LlmProviderConfig; reviewer: LlmProviderConfig; outDir: string; workerScript: URL; expectState?: string; minCounts?: Partial<ScenarioCounts> }): Promise<ScenarioResult> {
+export async function runScenario(input: { scenario: string; fixture: EvalFixture; repeat: number; author: LlmProviderConfig; reviewer: LlmProviderConfig; outDir: string; workerScript: URL; expectState?: string; minCounts?: Partial<ScenarioCounts>; maxCounts?: Partial<ScenarioCounts> }): Promise<ScenarioResult> {
   const started = Date.now();
   const dir = path.join(input.outDir, `${input.scenario}-${input.repeat}`);
   mkdirSync(dir, { recursive: true });
@@ -99,13 +109,18 @@ export async function runScenario(input: { scenario: string; fixture: EvalFixtur
       format_rejections: invocations.filter((i) => i.code === 'CDSL_AUTHOR_FORMAT_INVALID').length,
       stale_rejections: invocations.filter((i) => i.code === 'CDSL_STALE_WORKING_HEAD').length,
       rejected_candidates: snapshot.candidates.filter((c) => c.status !== 'accepted').length,
+      claim_rejections: ledger.filter((e) => e.event === 'review_rejected' && e.code === 'CDSL_CLAIM_VERIFICATION_FAILED').length,
+      review_contradictions: invocations.filter((i) => i.code === 'CDSL_REVIEW_CONTRADICTS_VERIFIER').length,
+      precondition_rejections: invocations.filter((i) => i.code === 'CDSL_RUNTIME_PRECONDITION_FAILED').length,
+      repeated_fragments: invocations.filter((i) => i.code === 'CDSL_FRAGMENT_ALREADY_REJECTED').length,
+      candidate_builds: task.usage.candidateBuilds,
       build_failures: snapshot.candidates.filter((c) => c.status === 'build_failed').length,
       rollbacks: ledger.filter((e) => e.event === 'rolled_back').length,
       final_reviews: finals.length,
       complete_rejections: invocations.filter((i) => i.tool === 'complete_task' && i.status === 'rejected').length,
     };
     const oneFinalPerRevision = new Set(finals).size === finals.length;
-    const minimaOk = Object.entries(input.minCounts ?? {}).every(([k, min]) => counts[k as keyof ScenarioCounts] >= (min ?? 0));
+    const minimaOk = Object.entries(input.minCounts ?? {}).every(([k, min]) => counts[k as keyof ScenarioCounts] >= (min ?? 0)) && Object.entries(input.maxCounts ?? {}).every(([k, max]) => counts[k as keyof ScenarioCounts] <= (max ?? Infinity));
     return {
       scenario: input.scenario, fixture: input.fixture.id, repeat: input.repeat, passed: task.state === expected && claimsOk && oneFinalPerRevision && minimaOk, state: task.state, expected_state: expected, failure_reason: task.failure_reason, last_error: task.last_error,
       task_id: task.task_id, revisions: snapshot.revisions.map((r) => r.revision_id), candidates: snapshot.candidates.map((c) => ({ id: c.candidate_id, status: c.status })),

@@ -108,7 +108,7 @@ describe('generation IPC handlers over the scripted provider and the real kernel
   });
 
   it('refuses to resume or answer a completed task and leaves cancel of a terminal task unchanged', async () => {
-    expect(await refusal('genResume', { taskId })).toBe('CDSL_AUTHOR_DECISION_REJECTED');
+    expect(await refusal('genResume', { taskId })).toBe('CDSL_TASK_NOT_RESUMABLE');
     expect(await refusal('genAnswer', { taskId, text: 'make it 45' })).toBe('CDSL_AUTHOR_DECISION_REJECTED');
     expect((await call<GenTaskSummary>('genCancel', { taskId })).state).toBe('COMPLETED');
   });

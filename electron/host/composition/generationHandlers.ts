@@ -232,8 +232,11 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
     async genResume({ taskId }) {
       const { task } = await load(taskId);
       notBusy(taskId);
-      if (task.state === 'COMPLETED' || task.state === 'FAILED' || task.state === 'WAITING_FOR_USER') {
-        throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} is ${task.state}; resume applies to WAITING_RETRY or an interrupted run`, { data: { taskId, state: task.state } });
+      if (task.state === 'COMPLETED' || task.state === 'FAILED') {
+        throw new AppError('CDSL_TASK_NOT_RESUMABLE', `task ${taskId} is ${task.state}; a finished task cannot be resumed`, { data: { taskId, state: task.state } });
+      }
+      if (task.state === 'WAITING_FOR_USER') {
+        throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} waits for an answer; resume applies to WAITING_RETRY or an interrupted run`, { data: { taskId, state: task.state } });
       }
       const gen = runtimeWith(modelsOf(task));
       background(taskId, gen, () => gen.service.resume(taskId, run));

@@ -16,6 +16,16 @@ export const FAULT_SCENARIOS: Record<string, { fixture: string; faults: PlayerFa
   transport_exhaustion: { fixture: 'plate_with_holes', faults: { authorDown: true }, expect: { state: 'WAITING_RETRY', code: 'CDSL_AUTHOR_TRANSPORT_UNAVAILABLE' } },
   // A 45 mm chamfer on a 20 mm block passes the schema and preflight; OpenCascade refuses it.
   candidate_build_failure: { fixture: 'chamfered_block', faults: { paramsOverrideOnce: { atomic_id: 'chamfer', params: { distance_mm: 45 } } }, expect: { state: 'COMPLETED' } },
+  // A lenient reviewer accepts every candidate while the author drills the holes Ø8 instead of Ø6 once: the server rejects the candidate (claim fails), the author repairs it.
+  lenient_wrong_hole_diameter: { fixture: 'plate_with_holes', faults: { reviewerAlwaysAccepts: true, paramsOverrideOnce: { atomic_id: 'hole', params: { diameter_mm: 8 } } }, expect: { state: 'COMPLETED' } },
+  // The same lenient reviewer while the first plate is 10 mm thick instead of 8.
+  lenient_wrong_thickness: { fixture: 'plate_with_holes', faults: { reviewerAlwaysAccepts: true, paramsOverrideOnce: { atomic_id: 'extrude', params: { extent: { kind: 'one_sided', distance_mm: 10, reverse: false } } } }, expect: { state: 'COMPLETED' } },
+  // A reviewer that rates every claim pass: its reviews are refused (typed), never stored, until the review tool's format limit.
+  reviewer_claims_all_pass: { fixture: 'plate_with_holes', faults: { reviewerClaimsAllPass: true }, expect: { state: 'FAILED', failure_reason: 'FAILED_AUTHOR_FORMAT' } },
+  // A reviewer that rejects every candidate: the identical fragment is refused without a build, and the task stops with NO_PROGRESS_LIMIT.
+  reject_forever: { fixture: 'plate_with_holes', faults: { reviewerAlwaysRejects: true }, expect: { state: 'FAILED', failure_reason: 'NO_PROGRESS_LIMIT' } },
+  // The Ø40 bore is placed once off the Ø120 disc (inside its bbox): preflight refuses it, no build is spent.
+  hole_off_material: { fixture: 'flange', faults: { paramsOverrideOnce: { atomic_id: 'hole', params: { positions_mm: [[55, 55, 12]] } } }, expect: { state: 'COMPLETED' } },
   // The final reviewer asks for a repair; the author calls complete_task again for the same revision (refused), rolls back and redoes the last action.
   complete_twice: { fixture: 'plate_with_holes', faults: { finalRepairOnce: true, completeAgainOnce: true }, expect: { state: 'COMPLETED' } },
 };

@@ -20,6 +20,10 @@ export interface PlayerFaults {
   unknownSelectorOnce?: boolean;
   /** The reviewer accepts every candidate even when claims fail (the server must override). */
   reviewerAlwaysAccepts?: boolean;
+  /** The reviewer rejects every candidate (a dead loop the server must stop early). */
+  reviewerAlwaysRejects?: boolean;
+  /** The reviewer rates every claim `pass`, whatever the server measured (its reviews must be refused). */
+  reviewerClaimsAllPass?: boolean;
   /** Reviewer answers HTTP 503 on every call (review service failure → WAITING_RETRY). */
   reviewerDown?: boolean;
   /** Author answers HTTP 503 on every call (transport exhaustion → WAITING_RETRY). */
@@ -97,7 +101,7 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
     if (reviewer && faults.reviewerDown) return { error: { status: 503 } };
     if (!reviewer && faults.authorDown) return { error: { status: 503 } };
     const claims = (facts.claims as { claim_id: string; status: string }[] | undefined) ?? [];
-    const coverageRows = claims.map((c) => ({ claim_id: c.claim_id, status: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : 'pending' }));
+    const coverageRows = claims.map((c) => ({ claim_id: c.claim_id, status: faults.reviewerClaimsAllPass || c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : 'pending' }));
     const anyFail = claims.some((c) => c.status === 'fail');
     switch (facts.state) {
       case 'DRAFTING_REQUIREMENTS': {
@@ -166,12 +170,14 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
         return call('submit_cdsl_fragment', { working_head: facts.working_head, contract_hash: contract.contract_hash, snapshot_id: topology?.snapshot_id ?? null, fragment });
       }
       case 'CANDIDATE_REVIEW': {
-        const verdict = anyFail && !faults.reviewerAlwaysAccepts ? 'reject' : 'accept';
-        return call('review_candidate', { candidate_id: facts.candidate_id, working_head: facts.working_head, verdict, claim_coverage: coverageRows, evidence: ['drawings and claim results checked'], issues: verdict === 'reject' ? [{ code: 'claim_failed', message: 'a claim fails' }] : [] });
+        const verdict = faults.reviewerAlwaysRejects || (anyFail && !faults.reviewerAlwaysAccepts) ? 'reject' : 'accept';
+        return call('review_candidate', { candidate_id: facts.candidate_id, working_head: facts.working_head, verdict, claim_coverage: coverageRows, evidence: ['drawings and claim results checked'], issues: verdict === 'reject' ? [faults.reviewerAlwaysRejects ? { code: 'other', message: 'I do not like it' } : { code: 'claim_failed', message: 'a claim fails' }] : [] });
       }
       case 'FINAL_VALIDATION': {
         const repair = (anyFail && !faults.reviewerAlwaysAccepts) || (faults.finalRepairOnce === true && first('final-repair'));
-        return call('review_final', { revision_id: facts.revision_id, verdict: repair ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: repair && !anyFail ? [{ code: 'visual_defect', message: 'redo the last feature with a clean rebuild' }] : [] });
+        const visual = (facts.claims as { claim_id: string; kind: string }[] | undefined ?? []).filter((c) => c.kind === 'visual');
+        const verdicts = visual.length > 0 ? { visual_verdicts: visual.map((c) => ({ claim_id: c.claim_id, verdict: 'pass', evidence: 'the iso and top renders show the described form' })) } : {};
+        return call('review_final', { revision_id: facts.revision_id, verdict: repair ? 'repair' : 'accept', claim_coverage: coverageRows, evidence: ['final rebuild checked'], issues: repair && !anyFail ? [{ code: 'visual_defect', message: 'redo the last feature with a clean rebuild' }] : [], ...verdicts });
       }
       default:
         return { text: `unexpected state ${facts.state}` };

@@ -5,7 +5,7 @@ import { appErrorSchema } from '../../errors';
  * Generation channels: the CDSL v3 protocol (an author model builds a part one verified action at
  * a time, an independent reviewer checks it). Runs start in the background; progress arrives as
  * `genTaskEvent` events dispatched from the engine's outbox. Common errors: CDSL_TASK_NOT_FOUND
- * (unknown task id), CDSL_TASK_BUSY (a run of that task is already in progress in this app),
+ * (unknown task id), CDSL_TASK_BUSY (retryable: a run of that task is in progress in this app or another process holds its lease),
  * LLM_NOT_CONFIGURED (no author/reviewer model), CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED (the
  * model has not passed the conformance suite), CDSL_STORAGE_FAILURE (retryable).
  */
@@ -191,7 +191,7 @@ export const generationChannels = {
   genShow: { input: z.object({ taskId, revision: revisionId.optional() }).strict(), output: genTaskDetailSchema },
   /** The action ledger (cad.action-ledger.v1 events, sequence order): history, never a plan. Errors: CDSL_TASK_NOT_FOUND. */
   genLedger: { input: byTask, output: z.array(json).max(100_000) },
-  /** Resumes a WAITING_RETRY task (or an interrupted run) in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_AUTHOR_DECISION_REJECTED (not resumable). */
+  /** Resumes a WAITING_RETRY task (or an interrupted run) in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_TASK_NOT_RESUMABLE (a finished task), CDSL_AUTHOR_DECISION_REJECTED (it waits for an answer). */
   genResume: { input: byTask, output: genTaskSummarySchema },
   /** Answers a WAITING_FOR_USER question and continues in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_AUTHOR_DECISION_REJECTED (not waiting), CDSL_REQUEST_INVALID. */
   genAnswer: { input: z.object({ taskId, text: z.string().min(1).max(MAX_GEN_ANSWER_CHARS) }).strict(), output: genTaskSummarySchema },

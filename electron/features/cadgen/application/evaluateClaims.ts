@@ -9,6 +9,8 @@ export interface ClaimResult extends ClaimOutcome {
   id: string;
   kind: string;
   deterministic: boolean;
+  /** Set for global invariants (seed §6.3): a failure blocks every candidate. */
+  invariant?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function evaluateClaims(catalog: CdslCatalog, claims: Claim[], context: V
       return { id: claim.id, kind: claim.kind, deterministic: true, status: 'unavailable', message: `no verifier for claim kind ${claim.kind}`, evidence: { code: CdslErrorCode.verifierUnavailable } };
     }
     try {
-      return { id: claim.id, kind: claim.kind, deterministic: verifier.deterministic, ...verifier.evaluate(claim.expected, context) };
+      return { id: claim.id, kind: claim.kind, deterministic: verifier.deterministic, ...(verifier.global_invariant ? { invariant: true } : {}), ...verifier.evaluate(claim.expected, context) };
     } catch {
       return { id: claim.id, kind: claim.kind, deterministic: verifier.deterministic, status: 'unavailable', message: `verifier ${claim.kind} failed`, evidence: { code: CdslErrorCode.verifierUnavailable } };
     }

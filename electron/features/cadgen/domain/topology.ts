@@ -39,6 +39,8 @@ export interface EdgeInfo {
   end: Vec3;
   centre?: Vec3;
   radius_mm?: number;
+  /** Circles: the point at mid-parameter, which tells which side of the chord an arc runs. */
+  mid?: Vec3;
   adjacent_faces: number[];
 }
 

@@ -95,6 +95,7 @@ export function readTopology(kernel: Kernel, arena: Arena, body: Shape3D, snapsh
     }
     const ends = [quantize(info.start, Q).join(','), quantize(info.end, Q).join(',')].sort();
     const mid = arena.track(edge.pointAt(0.5));
+    if (kind === 'circle') info.mid = [mid.x, mid.y, mid.z];
     info.token = mintToken(sha256Hex, snapshotId, 'edge', [kind, ...ends, quantize([mid.x, mid.y, mid.z], Q).join(','), info.length_mm.toFixed(5)].join('|'));
     return info;
   });

@@ -45,3 +45,14 @@ export const cadgenMigrations: readonly Migration[] = [
     },
   },
 ];
+
+/**
+ * One driver per task (issue 24): run/resume/answer hold this lease; an expired one may be taken
+ * over. Shipped after visionTilesMigration, so the app's list appends it at the end.
+ */
+export const cadgenLeaseMigration: Migration = {
+  id: 'cadgen-002-task-leases',
+  up(db) {
+    db.exec('CREATE TABLE cdsl_task_leases (task_id TEXT PRIMARY KEY NOT NULL REFERENCES cdsl_tasks(task_id), owner TEXT NOT NULL, heartbeat_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);');
+  },
+};

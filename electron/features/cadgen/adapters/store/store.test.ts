@@ -8,8 +8,12 @@ import { DEFAULT_BUDGET, ZERO_USAGE } from '../../domain/protocol/budgets';
 import { FRESH_COUNTERS } from '../../domain/protocol/progress';
 import { headToken } from '../../domain/protocol/task';
 import type { TaskRecord } from '../../domain/protocol/task';
+import type { GenerationDeps } from '../../application/protocol/deps';
+import { createGenerationService } from '../../application/protocol/service';
 import { createFsTaskArtifacts } from './fsTaskArtifacts';
-import { cadgenMigrations } from './migrations';
+import { cadgenLeaseMigration, cadgenMigrations } from './migrations';
+
+const migrations = [...cadgenMigrations, cadgenLeaseMigration];
 import { createSqliteTaskRepository } from './sqliteTaskRepository';
 
 const dirs: string[] = [];
@@ -30,14 +34,50 @@ function open() {
   const dir = mkdtempSync(path.join(tmpdir(), 'cadgen-store-'));
   dirs.push(dir);
   const file = path.join(dir, 'cadsight.db');
-  return { dir, file, repo: createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, clock) };
+  return { dir, file, repo: createSqliteTaskRepository(openDatabase({ file, migrations }).db, clock) };
 }
 
 describe('SQLite task repository', () => {
+  it('refuses a second driver with CDSL_TASK_BUSY (retryable) and a finished task with CDSL_TASK_NOT_RESUMABLE, releasing its lease', async () => {
+    const { repo } = open();
+    repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
+    repo.create({ ...task('task_aaaaaa02'), run_id: 'run_2', state: 'FAILED', failure_reason: 'BUDGET_EXHAUSTED' }, [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
+    let n = 0;
+    // Only the repository and ids are reached before the lease decides; a model or kernel call would throw here.
+    const service = createGenerationService({ repo, clock, newId: (p: string) => `${p}_${(n += 1)}` } as unknown as GenerationDeps);
+    expect(repo.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
+    await expect(service.resume('task_aaaaaa01')).rejects.toMatchObject({ code: 'CDSL_TASK_BUSY', retryable: true, data: { holder: 'lease_app' } });
+    await expect(service.answer('task_aaaaaa01', 'yes')).rejects.toMatchObject({ code: 'CDSL_TASK_BUSY' });
+    await expect(service.resume('task_aaaaaa02')).rejects.toMatchObject({ code: 'CDSL_TASK_NOT_RESUMABLE', retryable: false });
+    expect(repo.acquireLease('task_aaaaaa02', 'lease_other', 60_000)).toBeNull();
+  });
+
+  it('gives the driver lease of a task to one of two connections on the same file until it expires or is released', () => {
+    const { file, repo } = open();
+    repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
+    let now = clock.now().getTime();
+    const later = { now: () => new Date(now) };
+    const first = createSqliteTaskRepository(openDatabase({ file, migrations }).db, later);
+    const second = createSqliteTaskRepository(openDatabase({ file, migrations }).db, later);
+    expect(first.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
+    expect(second.acquireLease('task_aaaaaa01', 'lease_cli', 60_000)).toEqual({ owner: 'lease_app', expires_at: now + 60_000 });
+    // The holder's heartbeat renews; a crashed holder's lease expires and the next driver takes over.
+    now += 30_000;
+    expect(first.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
+    now += 59_000;
+    expect(second.acquireLease('task_aaaaaa01', 'lease_cli', 60_000)).not.toBeNull();
+    now += 2_000;
+    expect(second.acquireLease('task_aaaaaa01', 'lease_cli', 60_000)).toBeNull();
+    second.releaseLease('task_aaaaaa01', 'lease_app');
+    expect(first.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).not.toBeNull();
+    second.releaseLease('task_aaaaaa01', 'lease_cli');
+    expect(first.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
+  });
+
   it('lets exactly one of two writers on the same file win a compare-and-swap on the state version', () => {
     const { file, repo } = open();
     repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
-    const other = createSqliteTaskRepository(openDatabase({ file, migrations: cadgenMigrations }).db, clock);
+    const other = createSqliteTaskRepository(openDatabase({ file, migrations }).db, clock);
     expect(repo.commit('task_aaaaaa01', 0, { task: { state: 'REVIEWING_REQUIREMENTS' } })).toBe(1);
     expect(() => other.commit('task_aaaaaa01', 0, { task: { state: 'WAITING_FOR_USER' } })).toThrow(expect.objectContaining({ code: 'CDSL_STALE_WORKING_HEAD' }));
     expect(other.load('task_aaaaaa01').task.state).toBe('REVIEWING_REQUIREMENTS');

@@ -3,9 +3,13 @@ import { canonicalJson } from '../../domain/canonicalJson';
 import type { CdslDocument } from '../../domain/document';
 import { runPreflights } from '../../domain/preflight';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
+import { rejectedTwin } from '../../domain/protocol/noProgress';
+import { afterRejection } from './rejectionLimit';
 import type { FragmentCall } from '../../domain/protocol/tools/fragmentTool';
 import type { ReviewValue } from '../../domain/protocol/tools/reviewTools';
 import { resolveRefs } from '../../domain/resolveRefs';
+import { candidateBlockers, reviewContradictions } from '../../domain/verifiers/candidateGate';
+import type { CandidateBlocker } from '../../domain/verifiers/candidateGate';
 import type { ClaimResult } from '../evaluateClaims';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler, HandlerResult } from './handlerTypes';
@@ -44,6 +48,11 @@ export const handleSubmitFragment: Handler<FragmentCall> = async ({ snapshot, va
   const document: CdslDocument = { ...base, features: [...base.features, feature] };
   const fragmentSha = deps.sha256(canonicalJson(value.fragment));
   const key = deps.sha256(`${task.task_id}|${task.working_head}|${pending.action_id}|${fragmentSha}`);
+  const twin = rejectedTwin(snapshot.candidates, task.working_head, fragmentSha);
+  if (twin) {
+    const why = snapshot.task.last_error && snapshot.task.last_error.message ? ` (${snapshot.task.last_error.message.slice(0, 200)})` : '';
+    return rejected(protocolError(ProtocolErrorCode.fragmentAlreadyRejected, `this exact fragment was already ${twin.status === 'build_failed' ? 'built and failed' : 'rejected'} as ${twin.candidate_id}${why}: change the parameters that the rejection names, or roll back and choose another action`, { candidate_id: twin.candidate_id, fragment_sha256: fragmentSha }));
+  }
   const existing = deps.repo.candidateByKey(task.task_id, key);
   if (existing) return rejected(protocolError(ProtocolErrorCode.authorDecisionRejected, `this exact fragment was already built as ${existing.candidate_id}`, { candidate_id: existing.candidate_id }));
   const candidate: CandidateRow = {
@@ -64,9 +73,27 @@ export const handleSubmitFragment: Handler<FragmentCall> = async ({ snapshot, va
 /** The claims of the frozen contract in the shape the verifiers take. */
 export const contractClaims = (snapshot: TaskSnapshot) => (snapshot.contract?.contract.claims ?? []).map((c) => ({ id: c.claim_id, kind: c.claim_kind, expected: c.expected }));
 
-/** Deterministic failures that force a reject whatever the reviewer says (seed §6.4). */
+/** Deterministic claims that must all pass before publication (final rebuild, seed §6.4). */
 export function deterministicBlockers(results: ClaimResult[]): ClaimResult[] {
-  return results.filter((r) => r.deterministic && (r.status === 'fail' || r.status === 'unavailable'));
+  return results.filter((r) => r.deterministic && r.status !== 'pass');
+}
+
+/**
+ * The candidate gate of seed §6.4 for one built candidate: claims of the requirements the pending
+ * action targets, claims that passed at the parent (head) revision, global invariants.
+ */
+export function gateCandidate(snapshot: TaskSnapshot, requirementIds: readonly string[], results: ClaimResult[]): CandidateBlocker[] {
+  const targeted = new Set((snapshot.contract?.contract.requirements ?? []).filter((r) => requirementIds.includes(r.requirement_id)).flatMap((r) => r.claim_ids));
+  const parent = snapshot.task.head_revision ? (snapshot.claimResults.get(snapshot.task.head_revision) ?? []) : [];
+  return candidateBlockers(results, parent, targeted);
+}
+
+/** A review whose claim rows contradict the server's results is refused as a malformed review (field-level issues, re-asked). */
+export function contradictionRejection(rows: ReviewValue['claim_coverage'], results: ClaimResult[]): HandlerResult | null {
+  const contradictions = reviewContradictions(rows, results);
+  if (contradictions.length === 0) return null;
+  const issues = contradictions.map((c) => ({ path: `/claim_coverage/${rows.findIndex((r) => r.claim_id === c.claim_id)}/status`, message: `${c.claim_id}: the server's verifier says ${c.server}, not ${c.reviewer} (write the server's status or unverified)` }));
+  return rejected(protocolError(ProtocolErrorCode.reviewContradictsVerifier, `the review contradicts the server's claim results: ${issues.map((i) => i.message).join('; ')}`, { issues, contradictions }));
 }
 
 /**
@@ -79,25 +106,23 @@ export const handleReviewCandidate: Handler<ReviewValue & { candidate_id: string
   const candidate = snapshot.candidates.find((c) => c.candidate_id === value.candidate_id && c.status === 'built');
   if (!candidate || !pending) throw protocolError(ProtocolErrorCode.illegalTransition, 'candidate review without a built candidate and pending action');
   const report = JSON.parse(candidate.report_json ?? '{}') as { claims: ClaimResult[]; snapshot_id: string; manifest: unknown; dir: string };
-  const blockers = deterministicBlockers(report.claims);
+  const contradiction = contradictionRejection(value.claim_coverage, report.claims);
+  if (contradiction) return contradiction;
+  const blockers = gateCandidate(snapshot, pending.proposal.requirement_ids, report.claims);
   const review = { kind: 'candidate' as const, target: candidate.candidate_id, verdict: value.verdict, body: value };
   if (blockers.length > 0 || value.verdict === 'reject') {
     const error =
       blockers.length > 0
-        ? protocolError(ProtocolErrorCode.claimVerificationFailed, `deterministic claims failed: ${blockers.map((b) => `${b.id} ${b.message}`).join('; ')}`, { claims: blockers.map((b) => b.id), reviewer_verdict: value.verdict })
+        ? protocolError(ProtocolErrorCode.claimVerificationFailed, `the candidate breaks claims: ${blockers.map((b) => `${b.id} (${b.reason.replace(/_/g, ' ')}) ${b.message}`).join('; ')}`, { claims: blockers.map((b) => b.id), blockers, reviewer_verdict: value.verdict })
         : protocolError(ProtocolErrorCode.candidateReviewRejected, `the reviewer rejected ${candidate.candidate_id}: ${value.issues.map((i) => i.message).join('; ')}`, { issues: value.issues });
-    const ref = `ev_${candidate.candidate_id}`;
-    return accepted(
-      {
-        review,
-        candidate: { ...candidate, status: 'rejected' },
-        pending: null,
-        task: { state: moveTo(task.state, 'candidate_rejected'), last_error: error.toData(), evidence: [...task.evidence, { ref, summary: error.message.slice(0, 300) }].slice(-5) },
-        ledger: [{ event: 'review_rejected', action_id: candidate.action_id, candidate_id: candidate.candidate_id, code: error.code, summary: error.message.slice(0, 300) }],
-        outbox: [{ type: 'candidate_rejected', payload: { candidate_id: candidate.candidate_id, code: error.code } }],
-      },
-      error.message,
-    );
+    const change = afterRejection(snapshot, candidate, error, {
+      review,
+      candidate: { ...candidate, status: 'rejected' },
+      pending: null,
+      ledger: [{ event: 'review_rejected', action_id: candidate.action_id, candidate_id: candidate.candidate_id, code: error.code, summary: error.message.slice(0, 300) }],
+      outbox: [{ type: 'candidate_rejected', payload: { candidate_id: candidate.candidate_id, code: error.code } }],
+    }, 'candidate_rejected');
+    return accepted(change, error.message);
   }
   const revisionId = candidate.revision_id;
   const results = report.claims;

@@ -35,7 +35,7 @@ const SNAPSHOT: TopologySnapshot = {
 
 function sampleView(state: TurnView['state'], catalog: CdslCatalog): TurnView {
   return {
-    state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], requirementIds: ['req_001'], claimIds: ['claim_001'],
+    state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], requirementIds: ['req_001'], claimIds: ['claim_001'], visualClaimIds: ['claim_001'],
     claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, expected_schema: v.expected_schema })), operations: [...catalog.contracts.keys()], pending: null,
     inspectedSnapshotId: null, fragmentSchema: null, evidenceRefs: ['ev_1'], checkpointTokens: ['rev_000'], completable: true, candidate: { id: 'cand_1', head: 'head_0001_rev_001' }, revisionId: 'rev_001',
   };

@@ -10,11 +10,12 @@ const AUTHOR_SYSTEM = [
   'Ids, heads, tokens and hashes must be copied exactly from the facts; the server assigns every id.',
   'Drafting: cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.',
   'Modelling: propose the next single action, read its operation contract (and topology when it needs selectors), then submit the fragment.',
+  'Name in requirement_ids only the requirements the action makes or completes: a candidate is rejected when a claim of such a requirement fails, when a claim that passed before stops passing, or when a global invariant fails. A claim is pending while its geometry does not exist yet and fails once it exists and is wrong.',
 ].join('\n');
 
 const REVIEWER_SYSTEM = [
   'You are the independent reviewer in the CadSight CDSL v3 protocol. You did not write this part.',
-  'Judge only from the facts, the CDSL and the drawings given. Deterministic claim results are computed by the server and cannot be overridden by you.',
+  'Judge only from the facts, the CDSL and the drawings given. Deterministic claim results are computed by the server and cannot be overridden by you: copy their status (or write unverified); a different status refuses the review.',
   'Call exactly one of the offered tools with one row per requirement source or per claim as its schema demands.',
 ].join('\n');
 

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../../shared/errors';
 import { chargeCall, exceededBudget } from '../../domain/protocol/budgets';
-import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
+import { ERROR_CATEGORY, protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { ProtocolErrorCodeValue } from '../../domain/protocol/errors';
 import { applyAuthorOutcome } from '../../domain/protocol/progress';
 import type { AuthorOutcome } from '../../domain/protocol/progress';
@@ -178,7 +178,13 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     } catch (error) {
       if (options.signal?.aborted) return;
       if (!(error instanceof AppError) || !error.code.startsWith('LLM_')) throw error;
-      await commit(snapshot, withAccounting(snapshot, waitRetry(snapshot, role === 'author' ? ProtocolErrorCode.authorTransportUnavailable : ProtocolErrorCode.reviewServiceUnavailable, error), { wallMs: elapsed() }));
+      // Failed attempts were sent and may have been billed: each is charged as a call of the request's size.
+      const attempts = Math.max(1, Number((error.data as { attempts?: unknown } | undefined)?.attempts) || 1);
+      const requestBytes = Buffer.byteLength(JSON.stringify({ system: context.system, user: context.user, tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }), 'utf8');
+      let usage = snapshot.task.usage;
+      for (let i = 0; i < attempts; i += 1) usage = chargeCall(usage, role, { contextBytes: requestBytes });
+      const waiting = waitRetry(snapshot, role === 'author' ? ProtocolErrorCode.authorTransportUnavailable : ProtocolErrorCode.reviewServiceUnavailable, error);
+      await commit(snapshot, withAccounting(snapshot, { ...waiting, task: { ...waiting.task, usage } }, { wallMs: elapsed() }));
       return;
     }
     const tool = reply.kind === 'call' ? tools.find((t) => t.name === reply.name) : undefined;
@@ -233,11 +239,14 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     const progress = applyAuthorOutcome(task.counters, { kind: 'rejected', tool: toolName, code: error.code as ProtocolErrorCodeValue }, task.budget);
     // Every model output gets an audit row (raw-arguments hash + typed result), rejected ones included.
     const audit = invocation ?? { invocation_id: deps.newId('inv'), tool: toolName, role, idempotency_key: null, raw_sha256: deps.sha256(reply.kind === 'call' ? reply.rawArguments : reply.text), status: 'rejected' as const, result_json: JSON.stringify(error.toData()), state_version: task.state_version };
-    let change = withAccounting(snapshot, { task: { last_error: error.toData(), notes: { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), last_tool: { tool: toolName, outcome: 'rejected', message: error.message.slice(0, 300) } } }, invocation: audit }, { role, reply, tool: toolName, counters: progress.counters, wallMs: elapsed() });
+    // Decision, stale-head and runtime rejections are part of the record (seed §4.4); format errors stay out of the ledger.
+    const category = ERROR_CATEGORY[error.code as ProtocolErrorCodeValue];
+    const ledger = category && category !== 'format' ? [{ event: 'rejected' as const, action_id: snapshot.pending?.action_id, tool: toolName, code: error.code, summary: error.message.slice(0, 300) }] : [];
+    let change = withAccounting(snapshot, { task: { last_error: error.toData(), notes: { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), last_tool: { tool: toolName, outcome: 'rejected', message: error.message.slice(0, 300) } } }, invocation: audit, ledger }, { role, reply, tool: toolName, counters: progress.counters, wallMs: elapsed() });
     if (progress.failure) {
       const code = progress.failure === 'FAILED_AUTHOR_FORMAT' ? ProtocolErrorCode.failedAuthorFormat : ProtocolErrorCode.noProgressLimit;
       const failed = failTask(snapshot, progress.failure, protocolError(code, `${progress.failure}: last error ${error.code} on ${toolName}`, { last: error.toData() }));
-      change = { ...change, ...failed, task: { ...change.task, ...failed.task } };
+      change = { ...change, ...failed, task: { ...change.task, ...failed.task }, ledger: [...(change.ledger ?? []), ...(failed.ledger ?? [])] };
     }
     await commit(snapshot, change);
   }

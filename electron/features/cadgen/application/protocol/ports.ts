@@ -109,6 +109,13 @@ export interface TaskRepository {
   usage(taskId: string): (UsageRow & { at: string })[];
   /** Audit rows of every model output: tool, status and the typed error code of rejections. */
   invocations(taskId: string): { tool: string; status: string; code: string | null; raw_sha256: string }[];
+  /**
+   * Takes (or renews) the task's driver lease for `owner` until now + ttlMs. Returns null when
+   * taken, or the current holder when another owner's lease has not expired yet.
+   */
+  acquireLease(taskId: string, owner: string, ttlMs: number): { owner: string; expires_at: number } | null;
+  /** Gives the lease up (only the owner's own lease is removed). */
+  releaseLease(taskId: string, owner: string): void;
   saveCapabilities(providerId: string, model: string, passed: boolean, report: unknown): void;
   capabilities(providerId: string, model: string): { passed: boolean; report: unknown; checked_at: string } | undefined;
 }

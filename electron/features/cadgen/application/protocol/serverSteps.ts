@@ -3,8 +3,9 @@ import type { CdslDocument } from '../../domain/document';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import { buildDocument } from '../buildDocument';
 import type { GenerationDeps } from './deps';
-import { contractClaims, deterministicBlockers } from './candidateHandlers';
+import { contractClaims, gateCandidate } from './candidateHandlers';
 import type { TaskChange, TaskSnapshot } from './ports';
+import { afterRejection } from './rejectionLimit';
 import { moveTo } from './transitions';
 
 /** Suffix of claim-result rows of a final rebuild (kept apart from the candidate-stage results). */
@@ -42,19 +43,24 @@ export async function buildCandidateStep(snapshot: TaskSnapshot, deps: Generatio
   const usage = { ...task.usage, candidateBuilds: task.usage.candidateBuilds + 1 };
   if (!report.ok) {
     const error = protocolError(ProtocolErrorCode.candidateBuildFailed, `candidate ${candidate.candidate_id} did not build: ${(report.error as { message?: string } | undefined)?.message ?? 'no solid'}`, { feature_error: report.error ?? null });
-    const ref = `ev_${candidate.candidate_id}`;
-    return {
-      candidate: { ...candidate, status: 'build_failed', report_json: JSON.stringify(report) },
-      pending: null,
-      task: { state: moveTo(task.state, 'candidate_build_failed'), usage, last_error: error.toData(), evidence: [...task.evidence, { ref, summary: error.message.slice(0, 300) }].slice(-5) },
-      ledger: [{ event: 'candidate_failed', action_id: candidate.action_id, candidate_id: candidate.candidate_id, code: error.code, summary: error.message.slice(0, 300) }],
-      outbox: [{ type: 'candidate_failed', payload: { candidate_id: candidate.candidate_id } }],
-    };
+    return afterRejection(
+      snapshot,
+      candidate,
+      error,
+      {
+        candidate: { ...candidate, status: 'build_failed', report_json: JSON.stringify(report) },
+        pending: null,
+        task: { usage },
+        ledger: [{ event: 'candidate_failed', action_id: candidate.action_id, candidate_id: candidate.candidate_id, code: error.code, summary: error.message.slice(0, 300) }],
+        outbox: [{ type: 'candidate_failed', payload: { candidate_id: candidate.candidate_id } }],
+      },
+      'candidate_build_failed',
+    );
   }
   return {
     candidate: { ...candidate, status: 'built', report_json: JSON.stringify({ claims: report.claims, snapshot_id: report.snapshot_id, manifest: report.manifest, features: report.features }) },
     task: { state: moveTo(task.state, 'candidate_built'), usage },
-    ledger: [{ event: 'candidate_built', action_id: candidate.action_id, candidate_id: candidate.candidate_id, revision_id: candidate.revision_id, blockers: deterministicBlockers(report.claims).map((b) => b.id) }],
+    ledger: [{ event: 'candidate_built', action_id: candidate.action_id, candidate_id: candidate.candidate_id, revision_id: candidate.revision_id, blockers: gateCandidate(snapshot, snapshot.pending?.proposal.requirement_ids ?? [], report.claims).map((b) => b.id) }],
     outbox: [{ type: 'candidate_built', payload: { candidate_id: candidate.candidate_id } }],
   };
 }

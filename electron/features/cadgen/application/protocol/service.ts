@@ -15,6 +15,10 @@ import { moveTo } from './transitions';
 
 export const MAX_REQUEST_CHARS = 8000;
 
+/** How long a driver's lease lasts without a heartbeat (a crashed driver's task is free after this). */
+export const LEASE_TTL_MS = 60_000;
+const HEARTBEAT_MS = LEASE_TTL_MS / 4;
+
 /** Splits the request into stable source paragraphs (blank lines or ';'), never interpreting them. */
 export function sourceEntries(request: string): SourceEntry[] {
   const parts = request.split(/\n\s*\n|;\s*/).map((p) => p.trim()).filter(Boolean);
@@ -31,6 +35,32 @@ export interface NewTaskInput {
 /** The generation use cases (CLI and IPC call these; runs go to a terminal or waiting state). */
 export function createGenerationService(deps: GenerationDeps) {
   const load = (taskId: string): TaskSnapshot => deps.repo.load(taskId);
+
+  /**
+   * Runs `drive` as the task's only driver (issue 24): takes the SQLite lease or throws
+   * CDSL_TASK_BUSY (retryable) while another process holds an unexpired one; renews it by
+   * heartbeat while driving and releases it after. A crashed driver's lease simply expires.
+   */
+  async function asDriver<T>(taskId: string, drive: () => Promise<T>): Promise<T> {
+    load(taskId); // CDSL_TASK_NOT_FOUND before any lease row
+    const owner = deps.newId('lease');
+    const held = deps.repo.acquireLease(taskId, owner, LEASE_TTL_MS);
+    if (held) throw protocolError(ProtocolErrorCode.taskBusy, `task ${taskId} is being driven by another process or window until ${new Date(held.expires_at).toISOString()}; try again later`, { holder: held.owner, expires_at: held.expires_at });
+    const heartbeat = setInterval(() => {
+      try {
+        deps.repo.acquireLease(taskId, owner, LEASE_TTL_MS);
+      } catch {
+        // A failed heartbeat lets the lease expire; the commit path reports storage failures itself.
+      }
+    }, HEARTBEAT_MS);
+    heartbeat.unref?.();
+    try {
+      return await drive();
+    } finally {
+      clearInterval(heartbeat);
+      deps.repo.releaseLease(taskId, owner);
+    }
+  }
 
   async function create(input: NewTaskInput): Promise<TaskRecord> {
     const request = input.request.trim();
@@ -71,22 +101,37 @@ export function createGenerationService(deps: GenerationDeps) {
 
   return {
     create,
-    run: (taskId: string, options?: RunOptions) => runTask(deps, taskId, options),
-    /** Resumes WAITING_RETRY into the state it left, or re-enters an active task after a crash. */
-    async resume(taskId: string, options?: RunOptions): Promise<TaskRecord> {
-      const snapshot = load(taskId);
-      const { task } = snapshot;
-      if (task.state === 'WAITING_RETRY') {
-        const to = task.resume_state ?? 'AWAITING_ACTION';
-        deps.repo.commit(taskId, task.state_version, { task: { state: moveTo(task.state, 'resumed', to), resume_state: null, last_error: null }, outbox: [{ type: 'resumed', payload: { state: to } }] });
-      } else if (isTerminal(task.state) || task.state === 'WAITING_FOR_USER') {
-        throw protocolError(ProtocolErrorCode.authorDecisionRejected, `task ${taskId} is ${task.state}; resume applies to WAITING_RETRY or an interrupted run`);
-      }
-      return runTask(deps, taskId, options);
-    },
-    /** Answers a WAITING_FOR_USER question: the answer becomes a new source paragraph. */
-    async answer(taskId: string, text: string, options?: RunOptions): Promise<TaskRecord> {
-      const { task, sources } = load(taskId);
+    /** Drives the task (CDSL_TASK_BUSY while another driver holds it). */
+    run: (taskId: string, options?: RunOptions) => asDriver(taskId, () => runTask(deps, taskId, options)),
+    /**
+     * Resumes WAITING_RETRY into the state it left, or re-enters an active task after a crash.
+     * Errors: CDSL_TASK_BUSY (another driver), CDSL_TASK_NOT_RESUMABLE (terminal), CDSL_AUTHOR_DECISION_REJECTED (waits for an answer).
+     */
+    resume: (taskId: string, options?: RunOptions): Promise<TaskRecord> =>
+      asDriver(taskId, async () => {
+        const snapshot = load(taskId);
+        const { task } = snapshot;
+        if (task.state === 'WAITING_RETRY') {
+          const to = task.resume_state ?? 'AWAITING_ACTION';
+          deps.repo.commit(taskId, task.state_version, { task: { state: moveTo(task.state, 'resumed', to), resume_state: null, last_error: null }, outbox: [{ type: 'resumed', payload: { state: to } }] });
+        } else if (isTerminal(task.state)) {
+          throw protocolError(ProtocolErrorCode.taskNotResumable, `task ${taskId} is ${task.state}${task.failure_reason ? ` (${task.failure_reason})` : ''}; a finished task cannot be resumed`, { state: task.state, failure_reason: task.failure_reason });
+        } else if (task.state === 'WAITING_FOR_USER') {
+          throw protocolError(ProtocolErrorCode.authorDecisionRejected, `task ${taskId} waits for an answer; resume applies to WAITING_RETRY or an interrupted run`);
+        }
+        return runTask(deps, taskId, options);
+      }),
+    /** Answers a WAITING_FOR_USER question: the answer becomes a new source paragraph (CDSL_TASK_BUSY while another driver holds it). */
+    answer: (taskId: string, text: string, options?: RunOptions): Promise<TaskRecord> => asDriver(taskId, () => answerTask(taskId, text, options)),
+    /** Cancels a task (FAILED, reason CANCELLED); its ledger line and `failed` event are dispatched before it returns, even when no run is going. */
+    cancel,
+    list: () => deps.repo.list(),
+    show: load,
+    ledger: (taskId: string) => deps.repo.ledger(taskId),
+  };
+
+  async function answerTask(taskId: string, text: string, options?: RunOptions): Promise<TaskRecord> {
+    const { task, sources } = load(taskId);
       if (task.state !== 'WAITING_FOR_USER') throw protocolError(ProtocolErrorCode.authorDecisionRejected, `task ${taskId} is not waiting for an answer`);
       const answer = text.trim().slice(0, 2000);
       if (!answer) throw protocolError(ProtocolErrorCode.requestInvalid, 'the answer is empty');
@@ -98,24 +143,20 @@ export function createGenerationService(deps: GenerationDeps) {
         outbox: [{ type: 'answered', payload: { state: to } }],
       });
       return runTask(deps, taskId, options);
-    },
-    /** Cancels a task (FAILED, reason CANCELLED); its ledger line and `failed` event are dispatched before it returns, even when no run is going. */
-    async cancel(taskId: string): Promise<TaskRecord> {
-      const { task } = load(taskId);
+  }
+
+  async function cancel(taskId: string): Promise<TaskRecord> {
+    const { task } = load(taskId);
       if (isTerminal(task.state)) return task;
       deps.repo.commit(taskId, task.state_version, {
-        task: { state: moveTo(task.state, 'failed'), failure_reason: 'CANCELLED', last_error: protocolError(ProtocolErrorCode.authorDecisionRejected, 'cancelled by the user').toData() },
+        task: { state: moveTo(task.state, 'failed'), failure_reason: 'CANCELLED', last_error: protocolError(ProtocolErrorCode.taskCancelled, 'cancelled by the user').toData() },
         pending: null,
         ledger: [{ event: 'failed', reason: 'CANCELLED' }],
         outbox: [{ type: 'failed', payload: { reason: 'CANCELLED' } }],
       });
       await dispatchOutbox(deps, taskId);
       return load(taskId).task;
-    },
-    list: () => deps.repo.list(),
-    show: load,
-    ledger: (taskId: string) => deps.repo.ledger(taskId),
-  };
+  }
 }
 
 export type GenerationService = ReturnType<typeof createGenerationService>;

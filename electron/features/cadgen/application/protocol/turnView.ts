@@ -42,6 +42,7 @@ export function turnViewOf(snapshot: TaskSnapshot, catalog: CdslCatalog, topolog
     draftIds: snapshot.drafts.map((d) => d.draft_id),
     requirementIds: contract?.contract.requirements.map((r) => r.requirement_id) ?? [],
     claimIds: contract?.contract.claims.map((c) => c.claim_id) ?? [],
+    visualClaimIds: contract?.contract.claims.filter((c) => !c.deterministic).map((c) => c.claim_id) ?? [],
     claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, expected_schema: v.expected_schema })),
     operations: [...catalog.contracts.keys()],
     pending: pending && pendingContract ? { atomicId: pending.proposal.atomic_id, contractHash: pending.contract_hash, needsSnapshot: pendingContract.selector_policy.length > 0 || pendingContract.reference_policy.mode !== 'none' } : null,

@@ -11,6 +11,7 @@ import { AppError } from '../../../../../shared/errors';
  * - user: ambiguity only the user can resolve → WAITING_FOR_USER (not a failure).
  * - contract: deployment defect; never blamed on the author.
  * - refused: the request itself is refused before anything starts.
+ * - busy: another driver holds the task; retry later (nothing changed).
  */
 export const ProtocolErrorCode = {
   authorFormatInvalid: 'CDSL_AUTHOR_FORMAT_INVALID',
@@ -21,8 +22,12 @@ export const ProtocolErrorCode = {
   runtimeContractInvalid: 'CDSL_RUNTIME_CONTRACT_INVALID',
   candidateBuildFailed: 'CDSL_CANDIDATE_BUILD_FAILED',
   candidateReviewRejected: 'CDSL_CANDIDATE_REVIEW_REJECTED',
+  /** A review's claim rows contradict the server's verifier results: the review is refused (format, re-asked), never stored. */
+  reviewContradictsVerifier: 'CDSL_REVIEW_CONTRADICTS_VERIFIER',
   verifierUnavailable: 'CDSL_VERIFIER_UNAVAILABLE',
   claimVerificationFailed: 'CDSL_CLAIM_VERIFICATION_FAILED',
+  /** A visual claim has no reviewer verdict with evidence: completion is blocked (seed §6.4). */
+  visualVerdictMissing: 'CDSL_VISUAL_VERDICT_MISSING',
   modelStructuredOutputUnsupported: 'CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED',
   authorTransportUnavailable: 'CDSL_AUTHOR_TRANSPORT_UNAVAILABLE',
   reviewServiceUnavailable: 'CDSL_REVIEW_SERVICE_UNAVAILABLE',
@@ -31,15 +36,23 @@ export const ProtocolErrorCode = {
   failedInternal: 'CDSL_FAILED_INTERNAL',
   waitingForUser: 'CDSL_WAITING_FOR_USER',
   noProgressLimit: 'CDSL_NO_PROGRESS_LIMIT',
+  /** The fragment is identical to one already rejected or failed on this checkpoint: no build is spent on it again. */
+  fragmentAlreadyRejected: 'CDSL_FRAGMENT_ALREADY_REJECTED',
   requirementsCoverageIncomplete: 'CDSL_REQUIREMENTS_COVERAGE_INCOMPLETE',
   budgetExhausted: 'CDSL_BUDGET_EXHAUSTED',
   illegalTransition: 'CDSL_ILLEGAL_TRANSITION',
   taskNotFound: 'CDSL_TASK_NOT_FOUND',
+  /** Another process or window drives the task (its lease has not expired): try again later. */
+  taskBusy: 'CDSL_TASK_BUSY',
+  /** The task is terminal (COMPLETED or FAILED): resume does not apply. */
+  taskNotResumable: 'CDSL_TASK_NOT_RESUMABLE',
+  /** The user cancelled the task (not an author error: nothing to answer). */
+  taskCancelled: 'CDSL_TASK_CANCELLED',
   requestInvalid: 'CDSL_REQUEST_INVALID',
 } as const;
 export type ProtocolErrorCodeValue = (typeof ProtocolErrorCode)[keyof typeof ProtocolErrorCode];
 
-export type ErrorCategory = 'format' | 'decision' | 'stale' | 'runtime' | 'candidate' | 'infrastructure' | 'internal' | 'user' | 'contract' | 'terminal' | 'refused';
+export type ErrorCategory = 'format' | 'decision' | 'stale' | 'runtime' | 'candidate' | 'infrastructure' | 'internal' | 'user' | 'contract' | 'terminal' | 'refused' | 'busy';
 
 export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_AUTHOR_FORMAT_INVALID: 'format',
@@ -50,8 +63,10 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_RUNTIME_CONTRACT_INVALID: 'contract',
   CDSL_CANDIDATE_BUILD_FAILED: 'candidate',
   CDSL_CANDIDATE_REVIEW_REJECTED: 'candidate',
+  CDSL_REVIEW_CONTRADICTS_VERIFIER: 'format',
   CDSL_VERIFIER_UNAVAILABLE: 'contract',
   CDSL_CLAIM_VERIFICATION_FAILED: 'candidate',
+  CDSL_VISUAL_VERDICT_MISSING: 'candidate',
   CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED: 'refused',
   CDSL_AUTHOR_TRANSPORT_UNAVAILABLE: 'infrastructure',
   CDSL_REVIEW_SERVICE_UNAVAILABLE: 'infrastructure',
@@ -60,10 +75,14 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_FAILED_INTERNAL: 'internal',
   CDSL_WAITING_FOR_USER: 'user',
   CDSL_NO_PROGRESS_LIMIT: 'terminal',
+  CDSL_FRAGMENT_ALREADY_REJECTED: 'decision',
   CDSL_REQUIREMENTS_COVERAGE_INCOMPLETE: 'decision',
   CDSL_BUDGET_EXHAUSTED: 'terminal',
   CDSL_ILLEGAL_TRANSITION: 'internal',
   CDSL_TASK_NOT_FOUND: 'refused',
+  CDSL_TASK_BUSY: 'busy',
+  CDSL_TASK_NOT_RESUMABLE: 'refused',
+  CDSL_TASK_CANCELLED: 'terminal',
   CDSL_REQUEST_INVALID: 'refused',
 };
 
@@ -76,9 +95,10 @@ export const countsTowardFormatLimit = (code: ProtocolErrorCodeValue): boolean =
 /** Infrastructure errors are retried by the service and never charged to the author. */
 export const isInfrastructure = (code: ProtocolErrorCodeValue): boolean => ERROR_CATEGORY[code] === 'infrastructure';
 
-/** Builds a protocol AppError; only infrastructure failures are retryable. */
+/** Builds a protocol AppError; infrastructure failures and a busy task are retryable. */
 export function protocolError(code: ProtocolErrorCodeValue, message: string, data?: Record<string, unknown>): AppError {
-  return new AppError(code, message, data === undefined ? { retryable: isInfrastructure(code) } : { retryable: isInfrastructure(code), data });
+  const retryable = isInfrastructure(code) || ERROR_CATEGORY[code] === 'busy';
+  return new AppError(code, message, data === undefined ? { retryable } : { retryable, data });
 }
 
 /** A field-level issue from canonical validation (path in JSON Pointer form). */

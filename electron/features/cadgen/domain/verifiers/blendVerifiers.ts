@@ -3,7 +3,7 @@ import type { EdgeInfo, FaceInfo, TopologySnapshot } from '../topology';
 import { cross, dot, norm, normalize, sub } from '../vec3';
 import type { Vec3 } from '../vec3';
 import { positiveMm, toleranceMm } from './expectedParts';
-import { unmet } from './types';
+import { absent, contradicted } from './types';
 import type { ClaimOutcome, ClaimVerifier } from './types';
 
 const noBody: ClaimOutcome = { status: 'fail', message: 'the rebuild produced no solid', evidence: {} };
@@ -54,6 +54,9 @@ export function chamferFaces(snapshot: TopologySnapshot): { face: FaceInfo; dist
   return out;
 }
 
+const BLEND_RULE =
+  'pending while no blend face of the kind exists, or (with `count`) fewer than `count` match and the others may belong to another claim; fail with `count` when more than `count` match, and without `count` as soon as one blend of the kind has another size.';
+
 const countSchema = { type: 'integer', minimum: 1, maximum: 1000, description: 'optional: exactly this many faces of the size' };
 
 /** Shared judgement: with `count`, exactly that many match; without, at least one exists and every candidate matches. */
@@ -63,13 +66,15 @@ function judge(context: Parameters<ClaimVerifier['evaluate']>[1], what: string, 
   const measured = [...new Set(sizes.map((s) => Number(s.size.toFixed(4))))].join(', ') || 'none';
   const ok = expectedCount !== undefined ? matching.length === expectedCount : matching.length > 0 && matching.length === sizes.length;
   if (ok) return { status: 'pass', message: `${matching.length} ${what} face(s) of ${wanted} mm`, evidence };
-  return unmet(context, `${what} sizes found: ${measured} mm (${matching.length} match ${wanted} ± ${tolerance})${expectedCount !== undefined ? `, expected ${expectedCount}` : ''}`, evidence);
+  const contradicts = expectedCount !== undefined ? matching.length > expectedCount : sizes.length > 0;
+  return (contradicts ? contradicted : (m: string, e: Record<string, unknown>) => absent(context, m, e))( `${what} sizes found: ${measured} mm (${matching.length} match ${wanted} ± ${tolerance})${expectedCount !== undefined ? `, expected ${expectedCount}` : ''}`, evidence);
 }
 
 export const filletRadius: ClaimVerifier = {
   kind: 'fillet_radius',
   summary: 'Fillet faces (partial cylinders) have the radius: exactly `count` of them, or all of the chosen convexity.',
   deterministic: true,
+  pending_rule: BLEND_RULE,
   expected_schema: closedObject(
     { radius_mm: positiveMm, tolerance_mm: toleranceMm, count: countSchema, convexity: { type: 'string', enum: ['convex', 'concave', 'any'], description: 'convex: rounded outside edges; concave: inside corners' } },
     ['radius_mm', 'tolerance_mm', 'convexity'],
@@ -86,6 +91,7 @@ export const chamferSize: ClaimVerifier = {
   kind: 'chamfer_size',
   summary: 'Equal-distance chamfer faces have the setback distance: exactly `count` of them, or all chamfers found.',
   deterministic: true,
+  pending_rule: BLEND_RULE,
   expected_schema: closedObject({ distance_mm: positiveMm, tolerance_mm: toleranceMm, count: countSchema }, ['distance_mm', 'tolerance_mm']),
   required_artifacts: ['topology'],
   evaluate(expected, context) {

@@ -2,7 +2,7 @@ import { closedObject, num } from '../contracts/schemaParts';
 import { positiveMm, toleranceMm } from './expectedParts';
 
 const relativeTolerance = num(1e-12, 0.5, 'relative tolerance (0.01 = 1 %)');
-import { unmet } from './types';
+import { absent, contradicted } from './types';
 import type { ClaimVerifier } from './types';
 import type { Vec3 } from '../vec3';
 import type { TopologySnapshot } from '../topology';
@@ -13,12 +13,16 @@ export const solidCountEquals: ClaimVerifier = {
   kind: 'solid_count_equals',
   summary: 'The rebuilt model has exactly `count` solids.',
   deterministic: true,
+  pending_rule: 'pending while fewer solids exist than claimed (bodies still to be made); fail as soon as there are more (an extra body never goes away by itself).',
+  global_invariant: true,
   expected_schema: closedObject({ count: { type: 'integer', minimum: 1, maximum: 1000 } }),
   required_artifacts: ['measurements'],
   evaluate(expected, context) {
     const measured = context.snapshot?.measurements.solid_count ?? 0;
     const evidence = { measured_solid_count: measured, expected_count: expected.count };
-    return measured === expected.count ? { status: 'pass', message: `${measured} solid(s)`, evidence } : unmet(context, `${measured} solid(s), expected ${String(expected.count)}`, evidence);
+    if (measured === expected.count) return { status: 'pass', message: `${measured} solid(s)`, evidence };
+    const message = `${measured} solid(s), expected ${String(expected.count)}`;
+    return measured > (expected.count as number) ? contradicted(message, evidence) : absent(context, message, evidence);
   },
 };
 
@@ -50,6 +54,8 @@ export const singleConnectedBody: ClaimVerifier = {
   kind: 'single_connected_body',
   summary: 'The model is one solid whose faces form one connected skin through shared edges (no loose or merely touching bodies).',
   deterministic: true,
+  pending_rule: 'pending only while no solid exists; any body that is not one connected solid fails.',
+  global_invariant: true,
   expected_schema: closedObject({}),
   required_artifacts: ['measurements', 'topology'],
   evaluate(_expected, context) {
@@ -57,7 +63,8 @@ export const singleConnectedBody: ClaimVerifier = {
     const components = context.snapshot ? faceComponents(context.snapshot) : [];
     const evidence = { measured_solid_count: measured, face_components: components.length, component_face_counts: components.slice(0, 20) };
     if (measured === 1 && components.length === 1) return { status: 'pass', message: `one solid, all ${components[0]} faces connected`, evidence };
-    return unmet(context, measured !== 1 ? `${measured} solids` : `one solid but ${components.length} separate face groups`, evidence);
+    const message = measured !== 1 ? `${measured} solids` : `one solid but ${components.length} separate face groups`;
+    return measured === 0 ? absent(context, message, evidence) : contradicted(message, evidence);
   },
 };
 
@@ -67,6 +74,7 @@ export const bboxDimensionMm: ClaimVerifier = {
   kind: 'bbox_dimension_mm',
   summary: 'Exact bounding-box extent along x, y or z, or all three sorted ascending; absolute (tolerance_mm) or relative (relative_tolerance) tolerance.',
   deterministic: true,
+  pending_rule: 'the extent belongs to the body, which exists at every built candidate: an extent outside the tolerance fails at once (so an action names only the requirements it completes); no solid at all fails too.',
   expected_schema: {
     oneOf: [
       closedObject({ axis: { type: 'string', enum: ['x', 'y', 'z'] }, value_mm: positiveMm, tolerance_mm: toleranceMm }),
@@ -91,7 +99,7 @@ export const bboxDimensionMm: ClaimVerifier = {
     const evidence = { axis: expected.axis, measured_mm: measured, expected_mm: wanted, ...tolerance, extents_xyz_mm: extents, bbox: box };
     const ok = measured.every((m, i) => Math.abs(m - (wanted[i] as number)) <= allowed(wanted[i] as number));
     const limit = relative !== undefined ? `± ${relative * 100} %` : `± ${String(expected.tolerance_mm)}`;
-    return ok ? { status: 'pass', message: `${compared} (${xyz})`, evidence } : unmet(context, `${compared}, expected ${wanted.join(' × ')} ${limit} (${xyz})`, evidence);
+    return ok ? { status: 'pass', message: `${compared} (${xyz})`, evidence } : contradicted(`${compared}, expected ${wanted.join(' × ')} ${limit} (${xyz})`, evidence);
   },
 };
 
@@ -99,6 +107,7 @@ export const volumeMm3: ClaimVerifier = {
   kind: 'volume_mm3',
   summary: 'Solid volume within a relative tolerance.',
   deterministic: true,
+  pending_rule: 'the volume is a property of the finished part: any feature still to come changes it, so a mismatch is pending at a candidate and fails at the final rebuild.',
   expected_schema: closedObject({ value_mm3: { type: 'number', exclusiveMinimum: 0, maximum: 1e15 }, relative_tolerance: num(1e-12, 0.5) }),
   required_artifacts: ['measurements'],
   evaluate(expected, context) {
@@ -107,6 +116,6 @@ export const volumeMm3: ClaimVerifier = {
     const value = expected.value_mm3 as number;
     const relative = Math.abs(measured - value) / value;
     const evidence = { measured_mm3: measured, expected_mm3: value, relative_error: relative, relative_tolerance: expected.relative_tolerance };
-    return relative <= (expected.relative_tolerance as number) ? { status: 'pass', message: `volume ${measured.toFixed(3)} mm³`, evidence } : unmet(context, `volume ${measured.toFixed(3)} mm³, expected ${value}`, evidence);
+    return relative <= (expected.relative_tolerance as number) ? { status: 'pass', message: `volume ${measured.toFixed(3)} mm³`, evidence } : absent(context, `volume ${measured.toFixed(3)} mm³, expected ${value}`, evidence);
   },
 };

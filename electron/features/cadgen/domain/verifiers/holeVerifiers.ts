@@ -6,7 +6,7 @@ import type { Vec3 } from '../vec3';
 import { findBores } from './bores';
 import type { Bore } from './bores';
 import { positiveMm, toleranceMm } from './expectedParts';
-import { unmet } from './types';
+import { absent, contradicted } from './types';
 import type { ClaimOutcome, ClaimVerifier } from './types';
 
 const noBody: ClaimOutcome = { status: 'fail', message: 'the rebuild produced no solid', evidence: {} };
@@ -30,6 +30,7 @@ export const holeSet: ClaimVerifier = {
   kind: 'hole_set',
   summary: 'Exactly `count` bores of a diameter, through or blind to a depth, optionally along an axis — no positions needed.',
   deterministic: true,
+  pending_rule: 'the subject is the bores of the claimed diameter (along the axis when given): pending while fewer than `count` exist and each has the claimed depth; fail when one has another depth (blind instead of through or the reverse) or there are more than `count`. Without positions a bore of another diameter cannot be told from another claim\'s bore: it leaves this claim pending, and the final rebuild fails it.',
   expected_schema: closedObject(
     {
       count: count(1000),
@@ -50,7 +51,8 @@ export const holeSet: ClaimVerifier = {
     const evidence = { expected, matching: matching.map(brief), same_diameter: candidates.map(brief) };
     const what = `Ø${String(expected.diameter_mm)} ${depth.kind === 'through' ? 'through' : `blind ${depth.depth_mm} deep`}`;
     if (matching.length === expected.count && candidates.length === matching.length) return { status: 'pass', message: `${matching.length} × ${what}`, evidence };
-    return unmet(context, `${matching.length} × ${what} (and ${candidates.length - matching.length} other Ø${String(expected.diameter_mm)}), expected ${String(expected.count)}`, evidence);
+    const message = `${matching.length} × ${what} (and ${candidates.length - matching.length} other Ø${String(expected.diameter_mm)}), expected ${String(expected.count)}`;
+    return candidates.length > matching.length || matching.length > (expected.count as number) ? contradicted(message, evidence) : absent(context, message, evidence);
   },
 };
 
@@ -85,16 +87,18 @@ export const linearHolePattern: ClaimVerifier = {
   kind: 'linear_hole_pattern',
   summary: 'A row of exactly `count` equal bores at a constant pitch along a direction.',
   deterministic: true,
+  pending_rule: 'the subject is the bores of the claimed diameter: pending while fewer than `count` exist; fail when at least `count` exist and they do not form the exact row (wrong pitch, direction or count).',
   expected_schema: closedObject({ count: { type: 'integer', minimum: 2, maximum: 1000 }, diameter_mm: positiveMm, pitch_mm: positiveMm, direction: vec3, tolerance_mm: toleranceMm }),
   required_artifacts: ['topology'],
   evaluate(expected, context) {
     if (!context.snapshot) return noBody;
     const { tolerance, bores, axis, evidence } = boresOfExpected(expected, context.snapshot);
     const u = axis ? across(expected.direction as Vec3, axis) : null;
-    if (!u) return unmet(context, `no Ø${String(expected.diameter_mm)} bores across the given direction`, evidence);
+    const few = bores.length < (expected.count as number);
+    if (!u) return few ? absent(context, `no Ø${String(expected.diameter_mm)} bores across the given direction yet`, evidence) : contradicted(`the Ø${String(expected.diameter_mm)} bores run along the given direction`, evidence);
     const row = findGrid(bores, { step: scale(u, expected.pitch_mm as number), n: expected.count as number }, { step: [0, 0, 0], n: 1 }, tolerance);
     if (row) return { status: 'pass', message: `${row.length} × Ø${String(expected.diameter_mm)} at pitch ${String(expected.pitch_mm)}`, evidence: { ...evidence, row: row.map(brief) } };
-    return unmet(context, `no row of exactly ${String(expected.count)} × Ø${String(expected.diameter_mm)} at pitch ${String(expected.pitch_mm)} mm`, evidence);
+    return (few ? (m: string, e: Record<string, unknown>) => absent(context, m, e) : contradicted)(`no row of exactly ${String(expected.count)} × Ø${String(expected.diameter_mm)} at pitch ${String(expected.pitch_mm)} mm`, evidence);
   },
 };
 
@@ -102,6 +106,7 @@ export const rectangularHoleLayout: ClaimVerifier = {
   kind: 'rectangular_hole_layout',
   summary: 'A grid of equal bores: x_count × y_count at pitches x_pitch_mm / y_pitch_mm along two directions.',
   deterministic: true,
+  pending_rule: 'the subject is the bores of the claimed diameter: pending while fewer than x_count × y_count exist; fail when that many exist and they do not form the exact grid (wrong pitch, directions or counts).',
   expected_schema: closedObject({
     diameter_mm: positiveMm,
     x_direction: vec3,
@@ -118,11 +123,13 @@ export const rectangularHoleLayout: ClaimVerifier = {
     const { tolerance, bores, axis, evidence } = boresOfExpected(expected, context.snapshot);
     const u = axis ? across(expected.x_direction as Vec3, axis) : null;
     const v = axis ? across(expected.y_direction as Vec3, axis) : null;
-    if (!u || !v || parallel(u, v, 1e-6)) return unmet(context, 'the two directions do not span the plane across the bores', evidence);
+    const few = bores.length < (expected.x_count as number) * (expected.y_count as number);
+    const unmet = few ? (m: string, e: Record<string, unknown>) => absent(context, m, e) : contradicted;
+    if (!u || !v || parallel(u, v, 1e-6)) return unmet('the two directions do not span the plane across the bores', evidence);
     const grid = findGrid(bores, { step: scale(u, expected.x_pitch_mm as number), n: expected.x_count as number }, { step: scale(v, expected.y_pitch_mm as number), n: expected.y_count as number }, tolerance);
     const size = `${String(expected.x_count)} × ${String(expected.y_count)}`;
     if (grid) return { status: 'pass', message: `${size} grid of Ø${String(expected.diameter_mm)} at ${String(expected.x_pitch_mm)} × ${String(expected.y_pitch_mm)}`, evidence: { ...evidence, grid: grid.map(brief) } };
-    return unmet(context, `no exact ${size} grid of Ø${String(expected.diameter_mm)} at ${String(expected.x_pitch_mm)} × ${String(expected.y_pitch_mm)} mm`, evidence);
+    return unmet(`no exact ${size} grid of Ø${String(expected.diameter_mm)} at ${String(expected.x_pitch_mm)} × ${String(expected.y_pitch_mm)} mm`, evidence);
   },
 };
 
@@ -135,6 +142,7 @@ export const holeCentreDistance: ClaimVerifier = {
   kind: 'hole_centre_distance',
   summary: 'Some bore of a diameter has its axis at a distance from another bore’s axis or from the outermost face with a given outward normal (e.g. an edge distance).',
   deterministic: true,
+  pending_rule: 'pending while there is nothing to measure between (no bore of the diameter, or no target bore/face); fail when both exist and no measured distance is within the tolerance.',
   expected_schema: closedObject({
     diameter_mm: positiveMm,
     to: {
@@ -173,6 +181,7 @@ export const holeCentreDistance: ClaimVerifier = {
     const evidence = { expected, measured: measured.slice(0, 50) };
     if (hit) return { status: 'pass', message: `centre distance ${hit.distance_mm.toFixed(4)} mm`, evidence: { ...evidence, matched: hit } };
     const nearest = measured.map((m) => m.distance_mm).sort((x, y) => Math.abs(x - wanted) - Math.abs(y - wanted))[0];
-    return unmet(context, nearest === undefined ? 'nothing to measure between' : `nearest centre distance ${nearest.toFixed(4)} mm, expected ${wanted}`, evidence);
+    if (nearest === undefined) return absent(context, 'nothing to measure between yet', evidence);
+    return contradicted(`nearest centre distance ${nearest.toFixed(4)} mm, expected ${wanted}`, evidence);
   },
 };

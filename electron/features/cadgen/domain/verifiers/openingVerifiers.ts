@@ -3,7 +3,7 @@ import type { FaceInfo, TopologySnapshot } from '../topology';
 import { add, cross, dot, normalize, parallel, scale, sub } from '../vec3';
 import type { Vec3 } from '../vec3';
 import { positiveMm, toleranceMm } from './expectedParts';
-import { unmet } from './types';
+import { absent, contradicted } from './types';
 import type { ClaimOutcome, ClaimVerifier, VerifierContext } from './types';
 
 const noBody: ClaimOutcome = { status: 'fail', message: 'the rebuild produced no solid', evidence: {} };
@@ -79,20 +79,27 @@ function evaluateOpening(expected: Record<string, unknown>, context: VerifierCon
   if (!context.snapshot) return noBody;
   const tolerance = expected.tolerance_mm as number;
   const wanted = [...(expected.outline_mm as number[])].sort((x, y) => x - y);
-  const openings = findOpenings(context.snapshot, expected.axis as Vec3).filter((o) => (o.floor_token !== null) === pocket);
-  const sized = openings.filter((o) => o.outline_mm.every((m, i) => Math.abs(m - (wanted[i] as number)) <= tolerance));
+  const all = findOpenings(context.snapshot, expected.axis as Vec3);
+  const openings = all.filter((o) => (o.floor_token !== null) === pocket);
+  const outlineFits = (o: Opening): boolean => o.outline_mm.every((m, i) => Math.abs(m - (wanted[i] as number)) <= tolerance);
+  const sized = openings.filter(outlineFits);
   const match = pocket ? sized.find((o) => Math.abs(o.depth_mm - (expected.depth_mm as number)) <= tolerance) : sized[0];
   const evidence = { expected, openings: openings.slice(0, 20) };
   const what = pocket ? 'pocket' : 'through opening';
   if (match) return { status: 'pass', message: `${what} ${match.outline_mm.map((m) => m.toFixed(3)).join(' × ')}${pocket ? `, ${match.depth_mm.toFixed(3)} deep` : ''}`, evidence: { ...evidence, matched: match } };
   const found = openings.map((o) => `${o.outline_mm.map((m) => m.toFixed(3)).join(' × ')}${pocket ? ` (${o.depth_mm.toFixed(3)} deep)` : ''}`).join('; ') || 'none';
-  return unmet(context, `no ${what} ${wanted.join(' × ')}${pocket ? `, ${String(expected.depth_mm)} deep` : ''} along the axis; found: ${found}`, evidence);
+  // The claimed outline made as the other kind (blind instead of through, or the reverse) or a pocket of it at another depth contradicts the claim.
+  const wrongKind = all.find((o) => (o.floor_token !== null) !== pocket && outlineFits(o));
+  if (wrongKind) return contradicted(`the ${wanted.join(' × ')} opening is ${pocket ? 'through (no floor)' : 'blind (it has a floor)'}`, { ...evidence, wrong_kind: wrongKind });
+  if (pocket && sized.length > 0) return contradicted(`the ${wanted.join(' × ')} pocket is ${sized.map((o) => o.depth_mm.toFixed(3)).join(', ')} deep, expected ${String(expected.depth_mm)}`, evidence);
+  return absent(context, `no ${what} ${wanted.join(' × ')}${pocket ? `, ${String(expected.depth_mm)} deep` : ''} along the axis; found: ${found}`, evidence);
 }
 
 export const pocket: ClaimVerifier = {
   kind: 'pocket',
   summary: 'A non-circular recess with a floor: outline size across the axis and depth along it.',
   deterministic: true,
+  pending_rule: 'the subject is an opening of the claimed outline along the axis (openings of other outlines may belong to other claims): pending while there is none; fail when that outline is made through (no floor) or at another depth.',
   expected_schema: closedObject({ outline_mm: outlineSchema, depth_mm: positiveMm, axis: vec3, tolerance_mm: toleranceMm }),
   required_artifacts: ['topology'],
   evaluate: (expected, context) => evaluateOpening(expected, context, true),
@@ -102,6 +109,7 @@ export const throughOpening: ClaimVerifier = {
   kind: 'through_opening',
   summary: 'A non-circular opening through the part (walls without a floor): outline size across the axis.',
   deterministic: true,
+  pending_rule: 'the subject is an opening of the claimed outline along the axis: pending while there is none; fail when that outline is made blind (it has a floor).',
   expected_schema: closedObject({ outline_mm: outlineSchema, axis: vec3, tolerance_mm: toleranceMm }),
   required_artifacts: ['topology'],
   evaluate: (expected, context) => evaluateOpening(expected, context, false),

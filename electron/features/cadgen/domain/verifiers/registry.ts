@@ -42,6 +42,7 @@ export function verifierIntegrityProblems(verifiers: readonly ClaimVerifier[]): 
     kinds.add(verifier.kind);
     for (const path of openSchemaPaths(verifier.expected_schema)) problems.push(`${verifier.kind}: expected_schema ${path}`);
     for (const artifact of verifier.required_artifacts) if (!PRODUCIBLE_ARTIFACTS.includes(artifact)) problems.push(`${verifier.kind}: artifact ${artifact} cannot be produced`);
+    if (!verifier.pending_rule?.trim()) problems.push(`${verifier.kind}: no pending_rule (how pending is told from fail)`);
     if (typeof verifier.evaluate !== 'function') problems.push(`${verifier.kind}: no evaluate function`);
   }
   return problems;

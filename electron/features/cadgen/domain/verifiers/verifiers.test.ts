@@ -1,49 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FaceInfo, TopologySnapshot } from '../topology';
-import type { Vec3 } from '../vec3';
+import type { TopologySnapshot } from '../topology';
+import { bore, plane, plateWithBores, snapshot } from './topology.testSupport';
 import { ALL_VERIFIERS, verifierIntegrityProblems } from './registry';
 import type { ClaimVerifier, VerifierContext } from './types';
 
-const byKind = (kind: string): ClaimVerifier => ALL_VERIFIERS.find((v) => v.kind === kind) as ClaimVerifier;
-let nextToken = 0;
-const token = (): string => `fc_${(nextToken += 1).toString(16).padStart(20, '0')}`;
-
-function plane(index: number, z: number, normal: Vec3, adjacent: number[], half = 50): FaceInfo {
-  return { token: token(), index, kind: 'plane', area_mm2: 1, centroid: [0, 0, z], bbox: { min: [-half, -half, z], max: [half, half, z] }, normal, adjacent_faces: adjacent };
-}
-function bore(index: number, centre: [number, number], radius: number, z0: number, z1: number, adjacent: number[]): FaceInfo {
-  return {
-    token: token(),
-    index,
-    kind: 'cylinder',
-    area_mm2: 1,
-    centroid: [centre[0], centre[1], (z0 + z1) / 2],
-    bbox: { min: [centre[0] - radius, centre[1] - radius, z0], max: [centre[0] + radius, centre[1] + radius, z1] },
-    axis: { origin: [centre[0], centre[1], 0], direction: [0, 0, 1] },
-    radius_mm: radius,
-    concave: true,
-    adjacent_faces: adjacent,
-  };
-}
-function snapshot(faces: FaceInfo[], solids = 1): TopologySnapshot {
-  return { snapshot_id: '0'.repeat(64), faces, edges: [], features: [], measurements: { solid_count: solids, volume_mm3: 1000, area_mm2: 1, bbox: { min: [-50, -50, 0], max: [50, 50, 10] } } };
-}
 const final = (s: TopologySnapshot | null): VerifierContext => ({ snapshot: s, stage: 'final' });
 
-/** A 10 mm plate: top 0, bottom 1, bore faces from 2; `blind` closes the first bore with a cap at z = 4. */
-function plateWithBores(centres: [number, number][], blind = false): TopologySnapshot {
-  const faces: FaceInfo[] = [plane(0, 10, [0, 0, 1], []), plane(1, 0, [0, 0, -1], [])];
-  for (const [i, c] of centres.entries()) {
-    const index = faces.length;
-    const closed = blind && i === 0;
-    faces.push(bore(index, c, 5, closed ? 4 : 0, 10, closed ? [0, index + 1] : [0, 1]));
-    (faces[0] as FaceInfo).adjacent_faces.push(index);
-    if (closed) faces.push({ ...plane(index + 1, 4, [0, 0, 1], [index], 5), centroid: [c[0], c[1], 4], bbox: { min: [c[0] - 5, c[1] - 5, 4], max: [c[0] + 5, c[1] + 5, 4] } });
-    else (faces[1] as FaceInfo).adjacent_faces.push(index);
-  }
-  return snapshot(faces);
-}
-
+const byKind = (kind: string): ClaimVerifier => ALL_VERIFIERS.find((v) => v.kind === kind) as ClaimVerifier;
 const boreClaim = { diameter_mm: 10, axis: [0, 0, 1], position: [0, 0, 5], tolerance_mm: 0.001 };
 const pattern = (centres: [number, number][]): TopologySnapshot => plateWithBores(centres);
 const onCircle = (n: number, r: number, skew = 0): [number, number][] => Array.from({ length: n }, (_, i) => [r * Math.cos((2 * Math.PI * i) / n + (i === 1 ? skew : 0)), r * Math.sin((2 * Math.PI * i) / n + (i === 1 ? skew : 0))]);
@@ -68,9 +31,10 @@ describe('claim verifiers', () => {
     expect((blind.evidence.matched as { cap_face_tokens: string[] }[])[0]?.cap_face_tokens).toHaveLength(1);
   });
 
-  it('accept a blind bore as a cylindrical bore but leave it pending as through during candidate builds', () => {
+  it('accept a blind bore as a cylindrical bore but fail it as a through bore already at a candidate (the bore exists and is blind)', () => {
     expect(byKind('cylindrical_bore').evaluate(boreClaim, final(plateWithBores([[0, 0]], true))).status).toBe('pass');
-    expect(byKind('through_cylindrical_bore').evaluate(boreClaim, { snapshot: plateWithBores([[0, 0]], true), stage: 'candidate' }).status).toBe('pending');
+    expect(byKind('through_cylindrical_bore').evaluate(boreClaim, { snapshot: plateWithBores([[0, 0]], true), stage: 'candidate' }).status).toBe('fail');
+    expect(byKind('through_cylindrical_bore').evaluate(boreClaim, { snapshot: plateWithBores([]), stage: 'candidate' }).status).toBe('pending');
   });
 
   it('fail a bore of the wrong diameter or off the claimed axis', () => {

@@ -3,7 +3,7 @@ import type { FaceInfo, TopologySnapshot } from '../topology';
 import { distanceToLine, dot, parallel, sub } from '../vec3';
 import type { Vec3 } from '../vec3';
 import { positiveMm, toleranceMm } from './expectedParts';
-import { unmet } from './types';
+import { absent, contradicted } from './types';
 import type { ClaimVerifier } from './types';
 
 /** One measured wall: two faces with material between them and its thickness. */
@@ -73,6 +73,7 @@ export const wallThickness: ClaimVerifier = {
   kind: 'wall_thickness',
   summary: 'The thinnest wall (between opposite planes, tube cylinders, or a bore and a face) has the thickness.',
   deterministic: true,
+  pending_rule: 'pending while no wall can be measured or every wall is still thicker than claimed (a later cut may make it); fail when a wall is thinner than claimed (material only ever gets removed from it).',
   expected_schema: closedObject({ min_mm: positiveMm, tolerance_mm: toleranceMm }),
   required_artifacts: ['topology'],
   evaluate(expected, context) {
@@ -80,8 +81,10 @@ export const wallThickness: ClaimVerifier = {
     const samples = wallSamples(context.snapshot).sort((a, b) => a.thickness_mm - b.thickness_mm);
     const thinnest = samples[0];
     const evidence = { expected, thinnest: samples.slice(0, 5), samples: samples.length };
-    if (!thinnest) return unmet(context, 'no opposite faces to measure a wall between', evidence);
+    if (!thinnest) return absent(context, 'no opposite faces to measure a wall between', evidence);
     const ok = Math.abs(thinnest.thickness_mm - (expected.min_mm as number)) <= (expected.tolerance_mm as number);
-    return ok ? { status: 'pass', message: `thinnest wall ${thinnest.thickness_mm.toFixed(4)} mm`, evidence } : unmet(context, `thinnest wall ${thinnest.thickness_mm.toFixed(4)} mm, expected ${String(expected.min_mm)}`, evidence);
+    if (ok) return { status: 'pass', message: `thinnest wall ${thinnest.thickness_mm.toFixed(4)} mm`, evidence };
+    const message = `thinnest wall ${thinnest.thickness_mm.toFixed(4)} mm, expected ${String(expected.min_mm)}`;
+    return thinnest.thickness_mm < (expected.min_mm as number) ? contradicted(message, evidence) : absent(context, message, evidence);
   },
 };

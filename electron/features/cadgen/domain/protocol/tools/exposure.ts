@@ -17,6 +17,8 @@ export interface TurnView {
   draftIds: readonly string[];
   requirementIds: readonly string[];
   claimIds: readonly string[];
+  /** Claims judged by the independent reviewer (visual): the final review gives each a verdict with evidence. */
+  visualClaimIds: readonly string[];
   claimKinds: readonly ClaimKindSchema[];
   operations: readonly string[];
   pending: { atomicId: string; contractHash: string | null; needsSnapshot: boolean } | null;
@@ -80,7 +82,7 @@ export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] 
     case 'CANDIDATE_REVIEW':
       return view.candidate && view.claimIds.length > 0 ? [reviewCandidateTool({ candidateId: view.candidate.id, head: view.candidate.head, claimIds: view.claimIds }) as ExposedTool] : [];
     case 'FINAL_VALIDATION':
-      return view.revisionId && view.claimIds.length > 0 ? [reviewFinalTool({ revisionId: view.revisionId, claimIds: view.claimIds }) as ExposedTool] : [];
+      return view.revisionId && view.claimIds.length > 0 ? [reviewFinalTool({ revisionId: view.revisionId, claimIds: view.claimIds, visualClaimIds: view.visualClaimIds }) as ExposedTool] : [];
     default:
       return [];
   }

@@ -10,6 +10,14 @@ export interface ReviewValue {
   claim_coverage: { claim_id: string; status: (typeof CLAIM_REVIEW_STATUSES)[number] }[];
   evidence: string[];
   issues: { code: (typeof REVIEW_FINDING_CODES)[number]; message: string }[];
+  /** Final review only, one per visual claim: the reviewer's verdict and what in the renders shows it. */
+  visual_verdicts?: VisualVerdict[];
+}
+
+export interface VisualVerdict {
+  claim_id: string;
+  verdict: 'pass' | 'fail';
+  evidence: string;
 }
 
 function exactClaimSet(claimIds: readonly string[]) {
@@ -33,8 +41,26 @@ export function reviewCandidateTool(facts: { candidateId: string; head: string; 
   return zodTool('review_candidate', 'reviewer', 'Independently review the candidate: verdict plus one status row per claim.', schema, { extraChecks: exactClaimSet(facts.claimIds) });
 }
 
-/** review_final: the independent reviewer's verdict on the final rebuild. */
-export function reviewFinalTool(facts: { revisionId: string; claimIds: readonly string[] }) {
-  const schema = z.object({ revision_id: z.literal(facts.revisionId), verdict: z.enum(['accept', 'repair']), ...reviewShape(facts.claimIds) }).strict();
-  return zodTool('review_final', 'reviewer', 'Final independent review of the rebuilt revision against every claim and the source request.', schema, { extraChecks: exactClaimSet(facts.claimIds) });
+/** One verdict per visual claim, each with the evidence seen in the renders. */
+function visualVerdicts(ids: readonly string[]) {
+  return z
+    .array(z.object({ claim_id: idEnum(ids), verdict: z.enum(['pass', 'fail']), evidence: shortText(300).describe('what in the renders shows the verdict') }).strict())
+    .min(ids.length)
+    .max(ids.length);
+}
+
+/**
+ * review_final: the independent reviewer's verdict on the final rebuild. With visual claims it
+ * also carries `visual_verdicts`, one per visual claim (seed §6.4: publication needs a reviewer pass for each).
+ */
+export function reviewFinalTool(facts: { revisionId: string; claimIds: readonly string[]; visualClaimIds: readonly string[] }) {
+  const visual = facts.visualClaimIds.length > 0 ? { visual_verdicts: visualVerdicts(facts.visualClaimIds) } : {};
+  const schema = z.object({ revision_id: z.literal(facts.revisionId), verdict: z.enum(['accept', 'repair']), ...reviewShape(facts.claimIds), ...visual }).strict();
+  const oneVerdictEach = (v: { visual_verdicts?: unknown }) => {
+    const ids = ((v.visual_verdicts as { claim_id: string }[] | undefined) ?? []).map((x) => x.claim_id);
+    return new Set(ids).size === facts.visualClaimIds.length ? [] : [{ path: '/visual_verdicts', message: `exactly one verdict per visual claim is required: ${facts.visualClaimIds.join(', ')}` }];
+  };
+  return zodTool('review_final', 'reviewer', 'Final independent review of the rebuilt revision against every claim and the source request; judge every visual claim from the renders.', schema, {
+    extraChecks: (v: { claim_coverage: { claim_id: string }[]; visual_verdicts?: unknown }) => [...exactClaimSet(facts.claimIds)(v), ...oneVerdictEach(v)],
+  });
 }

@@ -26,6 +26,7 @@ function view(overrides: Partial<TurnView>): TurnView {
     draftIds: ['d_001'],
     requirementIds: ['req_001', 'req_002'],
     claimIds: ['claim_001', 'claim_002'],
+    visualClaimIds: [],
     claimKinds,
     operations: ['extrude', 'hole'],
     pending: null,
@@ -78,6 +79,17 @@ describe('protocol tools', () => {
     expect(result?.ok).toBe(false);
     expect(batch && validateRawArguments(batch, JSON.stringify({ items: Array.from({ length: 9 }, () => item) })).ok).toBe(false);
     expect(batch && validateRawArguments(batch, JSON.stringify({ items: [{ ...item, source_ids: ['src_999'] }] })).ok).toBe(false);
+  });
+
+  it('asks the final reviewer for exactly one verdict with evidence per visual claim', () => {
+    const final = exposedTools(view({ state: 'FINAL_VALIDATION', visualClaimIds: ['claim_002'] }), check).find((t) => t.name === 'review_final');
+    if (!final) throw new Error('review_final not exposed');
+    const base = { revision_id: 'rev_002', verdict: 'accept', claim_coverage: [{ claim_id: 'claim_001', status: 'pass' }, { claim_id: 'claim_002', status: 'unverified' }], evidence: [], issues: [] };
+    const verdict = { claim_id: 'claim_002', verdict: 'pass', evidence: 'the rib is visible in the side view' };
+    expect(validateRawArguments(final, JSON.stringify({ ...base, visual_verdicts: [verdict] })).ok).toBe(true);
+    expect(validateRawArguments(final, JSON.stringify(base)).ok).toBe(false);
+    expect(validateRawArguments(final, JSON.stringify({ ...base, visual_verdicts: [{ ...verdict, claim_id: 'claim_001' }] })).ok).toBe(false);
+    expect(validateRawArguments(final, JSON.stringify({ ...base, visual_verdicts: [{ claim_id: 'claim_002', verdict: 'pass' }] })).ok).toBe(false);
   });
 
   it('rejects unknown fields, bad JSON, oversized and too deep arguments on the raw string', () => {
