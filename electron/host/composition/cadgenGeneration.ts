@@ -25,6 +25,7 @@ import { createLlmGateway } from '../../platform/llm/gateway';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { Logger } from '../../platform/log/types';
+import { createProcessDriver } from './processDriver';
 
 /** Retry policy of generation calls: bounded, then the task waits (WAITING_RETRY), never spins. */
 export const GENERATION_RETRY = { maxAttempts: 3, baseDelayMs: 300, maxDelayMs: 4_000, totalBudgetMs: 30_000 };
@@ -78,6 +79,7 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     reviewer: model(options.reviewer, 'reviewer'),
     clock,
     newId: (prefix) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    driver: createProcessDriver(),
     sha256,
     ...(options.sink ? { sink: options.sink } : {}),
     ...(crashHook ? { crashHook } : {}),

@@ -178,11 +178,11 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
     invocations(taskId) {
       return db.prepare("SELECT tool, status, CASE WHEN status = 'rejected' THEN json_extract(result_json, '$.code') END AS code, raw_sha256 FROM cdsl_invocations WHERE task_id = ? ORDER BY at, rowid").all(taskId) as { tool: string; status: string; code: string | null; raw_sha256: string }[];
     },
-    acquireLease(taskId, owner, ttlMs) {
+    acquireLease(taskId, owner, ttlMs, replaceOwner) {
       return immediate(db, () => {
         const now = clock.now().getTime();
         const held = db.prepare('SELECT owner, expires_at FROM cdsl_task_leases WHERE task_id = ?').get(taskId) as { owner: string; expires_at: number } | undefined;
-        if (held && held.owner !== owner && held.expires_at > now) return held;
+        if (held && held.owner !== owner && held.owner !== replaceOwner && held.expires_at > now) return held;
         db.prepare('INSERT OR REPLACE INTO cdsl_task_leases (task_id, owner, heartbeat_at, expires_at) VALUES (?, ?, ?, ?)').run(taskId, owner, now, now + ttlMs);
         return null;
       });

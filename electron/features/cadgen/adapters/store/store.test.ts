@@ -74,6 +74,23 @@ describe('SQLite task repository', () => {
     expect(first.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
   });
 
+  it('hands the lease of a driver whose process is gone to the next driver at once, and only that holder\'s', async () => {
+    const { repo } = open();
+    repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });
+    expect(repo.acquireLease('task_aaaaaa01', 'lease_crashed', 60_000)).toBeNull();
+    expect(repo.acquireLease('task_aaaaaa01', 'lease_next', 60_000, 'lease_someone_else')).toMatchObject({ owner: 'lease_crashed' });
+    const gone = new Set(['lease_crashed']);
+    let n = 0;
+    const driver = { newOwner: () => `lease_next_${(n += 1)}`, isGone: (owner: string) => gone.has(owner) };
+    const service = createGenerationService({ repo, clock, newId: (p: string) => `${p}_x`, driver } as unknown as GenerationDeps);
+    // resume gets past the lease (the holder is gone); what it does after (no model here) is not this test's concern.
+    const outcome = await service.resume('task_aaaaaa01').then(() => 'driven', (error: { code?: string }) => error.code);
+    expect(outcome).not.toBe('CDSL_TASK_BUSY');
+    expect(repo.acquireLease('task_aaaaaa01', 'lease_app', 60_000)).toBeNull();
+    gone.clear();
+    await expect(service.resume('task_aaaaaa01')).rejects.toMatchObject({ code: 'CDSL_TASK_BUSY', data: { holder: 'lease_app' } });
+  });
+
   it('lets exactly one of two writers on the same file win a compare-and-swap on the state version', () => {
     const { file, repo } = open();
     repo.create(task('task_aaaaaa01'), [{ source_id: 'src_001', text: 'plate' }], { type: 'task_created', payload: {} });

@@ -25,6 +25,13 @@ export interface GenerationDeps {
   newId: (prefix: string) => string;
   sha256: (text: string) => string;
   sink?: EventSink;
+  /**
+   * Who drives a task from this process (issue 24's lease). `newOwner` names a lease holder;
+   * `isGone` says whether a holder's process is known to be dead (same machine, no such process),
+   * so its lease is taken over at once instead of after its expiry. Without it a crashed driver's
+   * lease is free only when it expires.
+   */
+  driver?: { newOwner: () => string; isGone: (owner: string) => boolean };
   /** Called at each crash point (detail: the candidate or outbox seq concerned); tests use it to SIGKILL themselves. */
   crashHook?: (point: CrashPoint, detail?: string) => void;
 }

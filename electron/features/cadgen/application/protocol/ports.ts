@@ -111,9 +111,10 @@ export interface TaskRepository {
   invocations(taskId: string): { tool: string; status: string; code: string | null; raw_sha256: string }[];
   /**
    * Takes (or renews) the task's driver lease for `owner` until now + ttlMs. Returns null when
-   * taken, or the current holder when another owner's lease has not expired yet.
+   * taken, or the current holder when another owner's lease has not expired yet. `replaceOwner`
+   * names a holder known to be dead: its lease is taken over even before it expires.
    */
-  acquireLease(taskId: string, owner: string, ttlMs: number): { owner: string; expires_at: number } | null;
+  acquireLease(taskId: string, owner: string, ttlMs: number, replaceOwner?: string): { owner: string; expires_at: number } | null;
   /** Gives the lease up (only the owner's own lease is removed). */
   releaseLease(taskId: string, owner: string): void;
   saveCapabilities(providerId: string, model: string, passed: boolean, report: unknown): void;

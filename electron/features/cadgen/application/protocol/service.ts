@@ -39,12 +39,14 @@ export function createGenerationService(deps: GenerationDeps) {
   /**
    * Runs `drive` as the task's only driver (issue 24): takes the SQLite lease or throws
    * CDSL_TASK_BUSY (retryable) while another process holds an unexpired one; renews it by
-   * heartbeat while driving and releases it after. A crashed driver's lease simply expires.
+   * heartbeat while driving and releases it after. A crashed driver's lease expires, or is taken
+   * over at once when `deps.driver` knows its process is gone (a resume right after a crash).
    */
   async function asDriver<T>(taskId: string, drive: () => Promise<T>): Promise<T> {
     load(taskId); // CDSL_TASK_NOT_FOUND before any lease row
-    const owner = deps.newId('lease');
-    const held = deps.repo.acquireLease(taskId, owner, LEASE_TTL_MS);
+    const owner = deps.driver?.newOwner() ?? deps.newId('lease');
+    let held = deps.repo.acquireLease(taskId, owner, LEASE_TTL_MS);
+    if (held && deps.driver?.isGone(held.owner)) held = deps.repo.acquireLease(taskId, owner, LEASE_TTL_MS, held.owner);
     if (held) throw protocolError(ProtocolErrorCode.taskBusy, `task ${taskId} is being driven by another process or window until ${new Date(held.expires_at).toISOString()}; try again later`, { holder: held.owner, expires_at: held.expires_at });
     const heartbeat = setInterval(() => {
       try {
