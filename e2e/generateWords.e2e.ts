@@ -63,7 +63,7 @@ async function allPass(page: Page): Promise<boolean> {
 }
 
 describe('Generate → Describe a part (browser mode, scripted author and reviewer over HTTP)', () => {
-  it('builds the flange from words: requirements, frozen contract, three actions in the viewer, passing claims, STEP and zip downloads', { timeout: 300_000 }, async () => {
+  it('builds the flange from words: requirements, frozen contract, three actions in the viewer, passing claims, STEP and zip downloads, then its GB drawing', { timeout: 420_000 }, async () => {
     const models = await gatedCadgenModels(fixture);
     try {
       const page = await openDescribe(generationRolesEnv(models.provider, 'en'));
@@ -166,6 +166,25 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       const entries = unzipSync(readFileSync((await zip.path())!));
       expect(Object.keys(entries)).toEqual(expect.arrayContaining(['requirements.md', 'actions/action-ledger.jsonl', 'revisions/rev_003/model.step']));
       expect(Buffer.from(entries['revisions/rev_003/model.step']!).toString('latin1')).toBe(readFileSync((await step.path())!, 'latin1'));
+
+      // "Drawing": the GB sheet of the shown revision with the default choices, previewed, self-reviewed and downloadable.
+      await page.getByTestId('gen-drawing-open').click();
+      expect(await page.getByTestId('gen-drawing-sheet').inputValue()).toBe('auto');
+      expect(await page.getByTestId('gen-drawing-projection').inputValue()).toBe('first-angle');
+      await page.getByTestId('gen-drawing-make').click();
+      await page.getByTestId('gen-drawing-result').waitFor(SLOW);
+      expect(await page.getByTestId('gen-drawing-result').getAttribute('data-blocking')).toBe('false');
+      const preview = page.getByTestId('gen-drawing-preview');
+      await preview.waitFor(POLL);
+      await expect.poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL).toBeGreaterThan(1000);
+      await page.getByTestId('gen-drawing').screenshot({ path: screenshotPath('gen-words-drawing') });
+      const [dxf] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-drawing-dxf').click()]);
+      expect(dxf.suggestedFilename()).toBe(`${taskId}-rev_003-drawing.dxf`);
+      const dxfText = readFileSync((await dxf.path())!, 'utf8');
+      expect(dxfText).toMatch(/^\s*0\r?\nSECTION\r?\n\s*2\r?\nHEADER\r?\n/);
+      expect(dxfText).toContain('DIMENSION');
+      const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gen-drawing-pdf').click()]);
+      expect(readFileSync((await pdf.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
       await page.close();
     } finally {
       await models.provider.close();

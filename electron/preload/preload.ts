@@ -31,6 +31,7 @@ const bridge = {
   genCheckModel: invoke('genCheckModel'),
   genCancel: invoke('genCancel'),
   genGetArtifact: invoke('genGetArtifact'),
+  genMakeDrawing: invoke('genMakeDrawing'),
   reviewGetDrawing: invoke('reviewGetDrawing'),
   reviewOpenSample: invoke('reviewOpenSample'),
   reviewOpenDxf: invoke('reviewOpenDxf'),

@@ -8,6 +8,9 @@ import type { SliceContext } from './types';
 
 export type GenTaskState = GenTaskSummary['state'];
 export type GenStartInput = z.input<(typeof generationChannels)['genStart']['input']>;
+/** What genMakeDrawing returns: the sheet, the self-review counts and the task-folder names of its files. */
+export type GenDrawing = z.output<(typeof generationChannels)['genMakeDrawing']['output']>;
+export type GenDrawingInput = z.input<(typeof generationChannels)['genMakeDrawing']['input']>;
 export type GenTaskEvent = z.output<(typeof generationEvents)['genTaskEvent']>;
 /** One cad.action-ledger.v1 event as the host returns it (fields vary by `event`). */
 export type GenLedgerEvent = Record<string, unknown>;
@@ -55,6 +58,8 @@ export interface GenerationSlice {
   fetchGenFile(taskId: string, name: string): Promise<Uint8Array | null>;
   /** The task folder + a revision as one zip, or null after reporting the typed error. */
   exportGenZip(taskId: string, revision: string | null): Promise<{ fileName: string; bytes: Uint8Array } | null>;
+  /** Makes the GB drawing of a task's revision (host: OCCT worker + self-review), or null after reporting the typed error in the banner. */
+  makeGenDrawing(input: GenDrawingInput): Promise<GenDrawing | null>;
   /** Subscribes to genTaskEvent; returns the unsubscribe function (the Generate view owns the lifetime). */
   followGenEvents(): () => void;
 }
@@ -188,6 +193,9 @@ export function createGenerationSlice<S extends ShellSlice & GenerationSlice>({ 
     async exportGenZip(taskId, revision) {
       const zip = get().unwrap(await bridge.genExportZip({ taskId, ...(revision ? { revision } : {}) }));
       return zip ? { fileName: zip.fileName, bytes: base64Bytes(zip.base64) } : null;
+    },
+    async makeGenDrawing(input) {
+      return get().unwrap(await bridge.genMakeDrawing(input)) ?? null;
     },
     followGenEvents() {
       // Events dispatched while nobody listened are caught up by one refetch.

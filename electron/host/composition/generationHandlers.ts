@@ -3,6 +3,8 @@ import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { IpcEvents } from '../../../shared/ipc/channels';
 import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenModelConformance, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
+import { createCanvasDxfRenderer, type DxfScreenshotRenderer } from '../../features/drawing/index';
+import { createSqliteReviewStore } from '../../features/review/index';
 import { checkModel, requireConformantModel, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { EventBus } from '../../platform/events/eventBus';
@@ -10,6 +12,7 @@ import type { HandlerTable } from '../../platform/ipc/router';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { Logger } from '../../platform/log/types';
 import { createGenerationRuntime, type GenerationRuntime } from './cadgenGeneration';
+import { makeTaskDrawing } from './generationDrawing';
 import { filesUnder, sizedExportFiles, zipExportFiles } from './generationZip';
 
 export interface GenerationHandlerOptions {
@@ -24,6 +27,8 @@ export interface GenerationHandlerOptions {
   resolveModel(role: 'author' | 'reviewer', override?: string): LlmProviderConfig;
   /** Cap on genGetArtifact (tests lower it); default MAX_GEN_ARTIFACT_BYTES. */
   maxTransferBytes?: number;
+  /** Renders the drawing previews of genMakeDrawing; default the drawing slice's canvas renderer over the installed CJK fonts (made on first use). */
+  drawingRenderer?: DxfScreenshotRenderer;
 }
 
 export interface GenerationHandlers {
@@ -38,7 +43,7 @@ export interface GenerationHandlers {
   shutdown(waitMs: number): Promise<boolean>;
 }
 
-const MEDIA_TYPES: [string, string][] = [['.step', 'model/step'], ['.glb', 'model/gltf-binary'], ['.png', 'image/png'], ['.svg', 'image/svg+xml'], ['.json', 'application/json'], ['.jsonl', 'application/x-ndjson'], ['.md', 'text/markdown']];
+const MEDIA_TYPES: [string, string][] = [['.step', 'model/step'], ['.glb', 'model/gltf-binary'], ['.png', 'image/png'], ['.svg', 'image/svg+xml'], ['.json', 'application/json'], ['.jsonl', 'application/x-ndjson'], ['.md', 'text/markdown'], ['.dxf', 'image/vnd.dxf'], ['.pdf', 'application/pdf']];
 const mediaTypeOf = (name: string): string => MEDIA_TYPES.find(([ext]) => name.endsWith(ext))?.[1] ?? 'application/octet-stream';
 
 /**
@@ -206,6 +211,8 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
     running.set(taskId, done);
   };
   const revisionCount = (taskId: string): number => reader.service.show(taskId).revisions.length;
+  const drawing = new Set<string>();
+  let drawingRenderer = options.drawingRenderer;
 
   const handlers: HandlerTable<typeof generationChannels> = {
     async genStart({ request, author, reviewer, fromTask, revision, budgets }) {
@@ -283,6 +290,18 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       const files = await sizedExportFiles(chosen, maxTransferBytes, what);
       const zip = await zipExportFiles(files, maxTransferBytes, what);
       return { taskId, fileName: `${taskId}-${published.revision_id}.zip`, size: zip.length, entries: files.map((f) => f.name), base64: Buffer.from(zip).toString('base64') };
+    },
+    async genMakeDrawing(input) {
+      await load(input.taskId);
+      notBusy(input.taskId);
+      if (drawing.has(input.taskId)) throw new AppError('CDSL_TASK_BUSY', `a drawing of task ${input.taskId} is being made`, { retryable: true, data: { taskId: input.taskId } });
+      drawing.add(input.taskId);
+      try {
+        drawingRenderer ??= createCanvasDxfRenderer();
+        return await makeTaskDrawing({ gen: reader, store: createSqliteReviewStore(options.db, () => new Date()), renderer: drawingRenderer, now: () => new Date() }, input);
+      } finally {
+        drawing.delete(input.taskId);
+      }
     },
     async genModelStatus({ models }) {
       await ready();

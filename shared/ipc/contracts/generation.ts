@@ -221,6 +221,47 @@ export const generationChannels = {
     output: z.object({ taskId: z.string(), fileName: z.string(), size: count, entries: z.array(z.string()).max(10_000), base64: z.string() }).strict(),
   },
   /**
+   * The GB engineering drawing of a task's revision (default its head), made like `cadsight gen
+   * drawing`: views from the B-rep on the OCCT worker, one dimension per dimensional claim of the
+   * frozen contract, and a rules-only self-review. The files land in the revision's folder as
+   * `drawing/` (drawing.dxf, drawing.pdf, drawing-report.json, drawing.png — a preview of the whole
+   * sheet); `dxf`, `pdf` and `preview` are task-folder names for genGetArtifact. `sheet` auto picks
+   * the smallest of A4/A3/A2 the views fit; `lang` is the sheet's label language.
+   * Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY (retryable: a run or another drawing of the task is
+   * in progress), CDSL_REQUEST_INVALID (no such revision, no frozen contract), CDSL_ARTIFACT_MISSING
+   * (the revision's folder is gone), CDSL_DRAWING_FAILED, CAD_RENDER_FONT_MISSING (preview: no CJK font).
+   */
+  genMakeDrawing: {
+    input: z
+      .object({
+        taskId,
+        revision: revisionId.optional(),
+        sheet: z.enum(['auto', 'A4', 'A3', 'A2']).optional(),
+        projection: z.enum(['first-angle', 'third-angle']).optional(),
+        lang: z.enum(['zh-CN', 'en']).optional(),
+      })
+      .strict(),
+    output: z
+      .object({
+        taskId: z.string(),
+        revision: z.string(),
+        /** The sheet format used (A4/A3/A2) and the scale from the preferred series, e.g. "1:2". */
+        sheet: z.string(),
+        scale: z.string(),
+        projection: z.enum(['first-angle', 'third-angle']),
+        /** Finding counts of the rules-only self-review; `hasBlocking` = the drawing does not pass. */
+        findings: z.object({ total: count, blocking: count, major: count, minor: count, info: count }).strict(),
+        hasBlocking: z.boolean(),
+        /** Which claim became which dimension text(s) (e.g. "Ø120", "4×Ø10 EQS"), or why none (`reason`). */
+        claims: z.array(z.object({ claimId: z.string(), kind: z.string(), dimensions: z.array(z.string()), reason: z.string().nullable() }).strict()).max(10_000),
+        dxf: z.string(),
+        pdf: z.string(),
+        report: z.string(),
+        preview: z.string(),
+      })
+      .strict(),
+  },
+  /**
    * The stored protocol-conformance result (`cadsight gen check`) of each configured model, or of
    * the given `models` ("provider/model"). `status` unchecked = never run; failed lists the checks
    * that failed. No model calls. Errors: none beyond validation.

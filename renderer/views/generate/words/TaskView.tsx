@@ -7,6 +7,7 @@ import { ActivityCard, QuestionCard, StateNotices } from './Notices';
 import { Contract, Drafts, SourceRequest } from './Requirements';
 import { Revisions } from './Revisions';
 import { StateBadge } from './StateBadge';
+import { TaskDrawing } from './TaskDrawing';
 import { draftReviewOf, excerpt, faceTokensOf, isWorking } from './taskFacts';
 import { Usage } from './Usage';
 
@@ -50,6 +51,7 @@ export function TaskView() {
           {task.fromTask && ` · ${t('gen.task.from', { task: task.fromTask, revision: task.fromRevision ?? '' })}`}
         </p>
         <ChangePart detail={detail} />
+        <TaskDrawing detail={detail} />
         {open.error && <ErrorLine error={open.error} testId="gen-task-error" />}
       </div>
       <QuestionCard detail={detail} />

@@ -28,7 +28,7 @@ const ok = <T,>(value: T) => ({ ok: true as const, value });
 const fail = (error: AppErrorData) => ({ ok: false as const, error });
 const utf8Base64 = (text: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 
-const CHANNELS = ['genList', 'genShow', 'genLedger', 'genStart', 'genAnswer', 'genResume', 'genCancel', 'genModelStatus', 'genCheckModel', 'genGetArtifact', 'genExportZip'] as const;
+const CHANNELS = ['genList', 'genShow', 'genLedger', 'genStart', 'genAnswer', 'genResume', 'genCancel', 'genModelStatus', 'genCheckModel', 'genGetArtifact', 'genExportZip', 'genMakeDrawing'] as const;
 type Channel = (typeof CHANNELS)[number];
 
 export interface TestBridge {
@@ -43,6 +43,19 @@ export interface TestBridge {
   emit(event: GenTaskEvent): void;
   /** Makes the next calls of `channel` fail with `error`. */
   failWith(channel: Channel, error: AppErrorData): void;
+}
+
+/** A genMakeDrawing reply as the host gives it for the flange (one blocking finding when the A4 sheet was forced, to show the mark). */
+export function drawingOf(input: { taskId: string; revision?: string; sheet?: string; projection?: string }) {
+  const revision = input.revision ?? 'rev_003';
+  const dir = `revisions/${revision}/drawing`;
+  const blocking = input.sheet === 'A4' ? 1 : 0;
+  return {
+    taskId: input.taskId, revision, sheet: input.sheet && input.sheet !== 'auto' ? input.sheet : 'A3', scale: '1:1', projection: input.projection ?? 'first-angle',
+    findings: { total: 3 + blocking, blocking, major: 1, minor: 2, info: 0 }, hasBlocking: blocking > 0,
+    claims: [{ claimId: 'claim_001', kind: 'bounding_box', dimensions: ['Ø120', '12'], reason: null }, { claimId: 'claim_002', kind: 'hole_pattern', dimensions: ['4×Ø10 EQS'], reason: null }, { claimId: 'claim_003', kind: 'volume_mm3', dimensions: [], reason: 'not_dimensional' }],
+    dxf: `${dir}/drawing.dxf`, pdf: `${dir}/drawing.pdf`, report: `${dir}/drawing-report.json`, preview: `${dir}/drawing.png`,
+  };
 }
 
 export function testBridge(detail: GenTaskDetail): TestBridge {
@@ -73,6 +86,7 @@ export function testBridge(detail: GenTaskDetail): TestBridge {
       (input.models ?? []).map((model) => state.models[model] ?? { model, status: 'unchecked', checkedAt: null, passedChecks: 0, totalChecks: 0, failures: [] }),
     genCheckModel: (input: { model: string }) => ({ model: input.model, status: 'failed', checkedAt: '2026-12-01T22:00:00.000Z', passedChecks: 24, totalChecks: 26, failures: [{ name: 'fragment:hole', detail: 'answered in prose instead of a tool call' }, { name: 'choice', detail: 'called two tools' }] }),
     genGetArtifact: (input: { taskId: string; name: string }) => ({ taskId: input.taskId, name: input.name, mediaType: 'application/octet-stream', size: 1, base64: input.name.includes('/reviews/') ? utf8Base64(candidateReviewJson()) : input.name.endsWith('.json') ? utf8Base64(requirementsReviewJson()) : input.name.endsWith('.svg') ? btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 1"></svg>') : btoa('ISO-10303-21;') }),
+    genMakeDrawing: (input: { taskId: string; revision?: string; sheet?: string; projection?: string }) => drawingOf(input),
     genExportZip: (input: { taskId: string; revision?: string }) => ({ taskId: input.taskId, fileName: `${input.taskId}-${input.revision}.zip`, size: 4, entries: ['requirements.md'], base64: btoa('PK\u0003\u0004') }),
   };
   const bridge: Record<string, unknown> = {
