@@ -27,6 +27,15 @@ describe('message catalog', () => {
     expect(formatTime('en', at)).toMatch(/AM|PM/);
   });
 
+  it('words counts with plural forms, never with an "(s)" placeholder', () => {
+    for (const locale of ['en', 'zh-CN'] as const) {
+      for (const [key, text] of Object.entries(catalogs[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\w\((?:s|es)\)/);
+    }
+    expect(formatMessage('en', 'gen.list.meta', { author: 'a', reviewer: 'b', revisions: 1, tokens: '9' })).toBe('a / b · 1 revision · 9 tokens');
+    expect(formatMessage('en', 'systemCheck.failed', { count: 2 })).toBe('2 checks failed.');
+    expect(formatMessage('zh-CN', 'gen.claim.showFaces', { count: 1 })).toBe('显示 1 个面');
+  });
+
   it('defaults to Simplified Chinese for Chinese system locales only', () => {
     expect(defaultLocale('zh-CN')).toBe('zh-CN');
     expect(defaultLocale('zh-TW')).toBe('zh-CN');
