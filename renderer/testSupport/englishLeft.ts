@@ -10,9 +10,12 @@ const CATALOG_KEY = /\b(?:app|review|reviewSet|gen|cadgen|vision|settings|system
 /**
  * Test support: what of a screen meant to be in 简体中文 is still English from the catalog, and
  * raw catalog keys. `data` are strings the user's own data puts there (file names, paths), removed first.
+ * `strict`: any ASCII word no Chinese message uses counts too, so English from elsewhere (the host's
+ * own wording, a hard-coded label) is caught, not only the catalog's.
  */
-export function englishLeft(text: string, data: string[] = []): string[] {
+export function englishLeft(text: string, data: string[] = [], { strict = false }: { strict?: boolean } = {}): string[] {
   let rest = text;
   for (const d of [...data].sort((a, b) => b.length - a.length)) rest = rest.split(d).join(' ');
-  return [...new Set([...asciiWords(rest).filter((w) => englishOnlyWords.has(w)), ...(rest.match(CATALOG_KEY) ?? [])])];
+  const english = (w: string) => (strict ? !chineseCatalogWords.has(w) : englishOnlyWords.has(w));
+  return [...new Set([...asciiWords(rest).filter(english), ...(rest.match(CATALOG_KEY) ?? [])])];
 }
