@@ -70,7 +70,7 @@ export function ffmpegCheck(ffmpegPath: string): DoctorCheck {
         });
       });
       return firstLine
-        ? { status: 'pass', detail: firstLine, finding: { code: 'ffmpeg-version', params: { version: firstLine } } }
+        ? { status: 'pass', detail: firstLine, finding: { code: 'ffmpeg-version', params: { version: /version (\S+)/.exec(firstLine)?.[1] ?? firstLine } } }
         : {
             status: 'warn',
             detail: `"${ffmpegPath}" does not run: analyze_video is unavailable (install ffmpeg or set FFMPEG_PATH)`,
