@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { untranslatedKeys } from '../testSupport/englishLeft';
 import { catalogs, defaultLocale, en, formatDateTime, formatMessage, formatTime, zhCN } from './messages';
 
 describe('message catalog', () => {
@@ -9,6 +10,10 @@ describe('message catalog', () => {
       expect(params(zhCN[key]), key).toEqual(params(en[key]));
     }
     expect(Object.keys(zhCN).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('has Chinese in every zh-CN message except names, units and formats listed as the same in both languages', () => {
+    expect(untranslatedKeys()).toEqual([]);
   });
 
   it('fills parameters and leaves unknown ones visible', () => {
@@ -25,6 +30,15 @@ describe('message catalog', () => {
     expect(formatTime('zh-CN', at)).not.toMatch(/AM|PM/);
     expect(formatDateTime('zh-CN', at)).toMatch(/2026/);
     expect(formatTime('en', at)).toMatch(/AM|PM/);
+  });
+
+  it('words counts with plural forms, never with an "(s)" placeholder', () => {
+    for (const locale of ['en', 'zh-CN'] as const) {
+      for (const [key, text] of Object.entries(catalogs[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\w\((?:s|es)\)/);
+    }
+    expect(formatMessage('en', 'gen.list.meta', { author: 'a', reviewer: 'b', revisions: 1, tokens: '9' })).toBe('a / b · 1 revision · 9 tokens');
+    expect(formatMessage('en', 'systemCheck.failed', { count: 2 })).toBe('2 checks failed.');
+    expect(formatMessage('zh-CN', 'gen.claim.showFaces', { count: 1 })).toBe('显示 1 个面');
   });
 
   it('defaults to Simplified Chinese for Chinese system locales only', () => {

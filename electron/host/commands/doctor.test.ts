@@ -54,6 +54,10 @@ describe('cadsight doctor', () => {
     expect(row('provider:chat').detail).toContain('CAD protocol schemas not checked (run cadsight gen check --author chat/scripted-vl)');
     expect(row('cad')).toMatchObject({ status: 'pass', detail: expect.stringMatching(/verify-cad (\d+)\/\1 checks pass/) });
     expect(row('data')).toMatchObject({ status: 'pass', detail: expect.stringContaining('WAL, synchronous=FULL') });
+    // The same rows as codes the UI words in its language (Settings → System check).
+    expect(row('kernel').finding).toMatchObject({ code: 'kernel-started', params: { ms: expect.any(Number) } });
+    expect(row('cad').finding).toMatchObject({ code: 'cad-pass', params: { address: cad } });
+    expect(row('data').finding).toMatchObject({ code: 'data-ok', params: { files: expect.any(Number) } });
     expect(row('fonts').status).toBe('pass');
     expect(row('node').status).toBe('pass');
     expect(report.ok).toBe(true);

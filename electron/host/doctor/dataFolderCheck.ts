@@ -27,7 +27,7 @@ function folderBytes(root: string): { bytes: number; files: number } {
   return { bytes, files };
 }
 
-const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`;
+const megabytes = (bytes: number): number => Number((bytes / 1_048_576).toFixed(1));
 
 /** The data folder: writable (a synced probe file), the database pragmas in force, its size. */
 export function dataFolderCheck(platform: Pick<PlatformRuntime, 'layout' | 'db'>): DoctorCheck {
@@ -50,9 +50,18 @@ export function dataFolderCheck(platform: Pick<PlatformRuntime, 'layout' | 'db'>
         .filter(([, actual, expected]) => String(actual).toLowerCase() !== String(expected));
       const busy = Number(platform.db.pragma('busy_timeout', { simple: true }));
       const { bytes, files } = folderBytes(platform.layout.root);
-      const where = `${platform.layout.root}: writable, ${megabytes(bytes)} in ${files} files`;
-      if (wrong.length > 0) return { status: 'fail', detail: `${where}; database pragmas wrong: ${wrong.map(([n, a, e]) => `${n}=${String(a)} (want ${e})`).join(', ')}` };
-      return { status: 'pass', detail: `${where}; database WAL, synchronous=FULL, foreign_keys on, busy_timeout ${busy} ms` };
+      const folder = platform.layout.root;
+      const facts = { folder, megabytes: megabytes(bytes), files };
+      const where = `${folder}: writable, ${facts.megabytes} MB in ${files} files`;
+      if (wrong.length > 0) {
+        const pragmas = wrong.map(([n, a, e]) => `${n}=${String(a)} (want ${e})`).join(', ');
+        return { status: 'fail', detail: `${where}; database pragmas wrong: ${pragmas}`, finding: { code: 'data-pragmas', params: { ...facts, pragmas } } };
+      }
+      return {
+        status: 'pass',
+        detail: `${where}; database WAL, synchronous=FULL, foreign_keys on, busy_timeout ${busy} ms`,
+        finding: { code: 'data-ok', params: { ...facts, busyMs: busy } },
+      };
     },
   };
 }

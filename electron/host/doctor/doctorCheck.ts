@@ -2,7 +2,7 @@ import { AppError } from '../../../shared/errors';
 import type { SystemCheckItem, SystemCheckReport } from '../../../shared/ipc/contracts/platform';
 
 /** What a check found: the row without its id, label and duration. */
-export type DoctorOutcome = Pick<SystemCheckItem, 'status' | 'detail' | 'provider' | 'problem'>;
+export type DoctorOutcome = Pick<SystemCheckItem, 'status' | 'detail' | 'provider' | 'problem' | 'finding'>;
 
 /** One row of the system check: what it looks at and how. `run` may throw; that is a failed row. */
 export interface DoctorCheck {
@@ -18,6 +18,12 @@ export function describeError(error: unknown): string {
   return `[INTERNAL_ERROR] ${error instanceof Error ? error.name : 'error'} while checking`;
 }
 
+/** A failed row for a check that threw: the English detail for the CLI, the typed code for the UI. */
+export function failedOutcome(error: unknown): DoctorOutcome {
+  const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
+  return { status: 'fail', detail: describeError(error), finding: { code: 'check-error', params: { code } } };
+}
+
 /**
  * Runs the checks one after another (they share two cores with whatever the user runs) and
  * reports `ok` false only when a row failed: warnings are optional pieces or unconfigured ones.
@@ -30,7 +36,7 @@ export async function runDoctor(checks: DoctorCheck[], now: () => number = () =>
     try {
       outcome = await check.run();
     } catch (error) {
-      outcome = { status: 'fail', detail: describeError(error) };
+      outcome = failedOutcome(error);
     }
     items.push({ id: check.id, group: check.group, label: check.label, ...outcome, durationMs: Math.round(now() - started) });
   }

@@ -14,7 +14,8 @@ export function kernelCheck(runtime: { get(): CadRuntime; owned: boolean }): Doc
       const cad = runtime.get();
       try {
         const startMs = await cad.warmUp();
-        return { status: 'pass', detail: `kernel started in ${Math.round(startMs)} ms (replicad/OpenCascade WASM in a worker thread)` };
+        const ms = Math.round(startMs);
+        return { status: 'pass', detail: `kernel started in ${ms} ms (replicad/OpenCascade WASM in a worker thread)`, finding: { code: 'kernel-started', params: { ms } } };
       } finally {
         if (runtime.owned) await cad.dispose();
       }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createCanvasDxfRenderer, DEFAULT_CJK_FONT_FILES } from '../../features/drawing/index';
-import type { DoctorCheck } from './doctorCheck';
+import type { DoctorCheck, DoctorOutcome } from './doctorCheck';
 
 const MIN_NODE = [20, 19] as const;
 
@@ -12,10 +12,13 @@ export function nodeCheck(version: string = process.versions.node): DoctorCheck 
     id: 'node',
     group: 'runtime',
     label: 'Node.js',
-    async run() {
+    async run(): Promise<DoctorOutcome> {
       const [major = 0, minor = 0] = version.split('.').map(Number);
       const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-      return ok ? { status: 'pass', detail: `v${version}` } : { status: 'fail', detail: `v${version}; CadSight needs ≥ ${MIN_NODE.join('.')}` };
+      const minimum = MIN_NODE.join('.');
+      return ok
+        ? { status: 'pass', detail: `v${version}`, finding: { code: 'node-version', params: { version } } }
+        : { status: 'fail', detail: `v${version}; CadSight needs ≥ ${minimum}`, finding: { code: 'node-too-old', params: { version, minimum } } };
     },
   };
 }
@@ -26,11 +29,15 @@ export function electronCheck(resolveBinary: () => string | null = electronBinar
     id: 'electron',
     group: 'runtime',
     label: 'Desktop app',
-    async run() {
+    async run(): Promise<DoctorOutcome> {
       const binary = resolveBinary();
       return binary
-        ? { status: 'pass', detail: `Electron binary ${binary}` }
-        : { status: 'warn', detail: 'no Electron binary (skipped or its download failed): npm start opens browser mode; npm run install:desktop downloads it' };
+        ? { status: 'pass', detail: `Electron binary ${binary}`, finding: { code: 'electron-binary', params: { path: binary } } }
+        : {
+            status: 'warn',
+            detail: 'no Electron binary (skipped or its download failed): npm start opens browser mode; npm run install:desktop downloads it',
+            finding: { code: 'electron-missing', params: {} },
+          };
     },
   };
 }
@@ -50,7 +57,7 @@ export function ffmpegCheck(ffmpegPath: string): DoctorCheck {
     id: 'ffmpeg',
     group: 'runtime',
     label: 'ffmpeg (video)',
-    async run() {
+    async run(): Promise<DoctorOutcome> {
       const firstLine = await new Promise<string | null>((resolve) => {
         const child = spawn(ffmpegPath, ['-hide_banner', '-version'], { stdio: ['ignore', 'pipe', 'ignore'] });
         let out = '';
@@ -63,8 +70,12 @@ export function ffmpegCheck(ffmpegPath: string): DoctorCheck {
         });
       });
       return firstLine
-        ? { status: 'pass', detail: firstLine }
-        : { status: 'warn', detail: `"${ffmpegPath}" does not run: analyze_video is unavailable (install ffmpeg or set FFMPEG_PATH)` };
+        ? { status: 'pass', detail: firstLine, finding: { code: 'ffmpeg-version', params: { version: /version (\S+)/.exec(firstLine)?.[1] ?? firstLine } } }
+        : {
+            status: 'warn',
+            detail: `"${ffmpegPath}" does not run: analyze_video is unavailable (install ffmpeg or set FFMPEG_PATH)`,
+            finding: { code: 'ffmpeg-missing', params: { path: ffmpegPath } },
+          };
     },
   };
 }
@@ -75,9 +86,10 @@ export function cjkFontCheck(fontFiles: string[] = DEFAULT_CJK_FONT_FILES): Doct
     id: 'fonts',
     group: 'runtime',
     label: 'CJK font (screenshots)',
-    async run() {
+    async run(): Promise<DoctorOutcome> {
       createCanvasDxfRenderer(fontFiles); // throws CAD_RENDER_FONT_MISSING with the install hint
-      return { status: 'pass', detail: fontFiles.find((file) => existsSync(file)) ?? 'loaded' };
+      const file = fontFiles.find((candidate) => existsSync(candidate)) ?? '';
+      return { status: 'pass', detail: file || 'loaded', finding: { code: 'font-loaded', params: { file } } };
     },
   };
 }

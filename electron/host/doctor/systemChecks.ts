@@ -4,7 +4,7 @@ import { providerPresets, providersFromEnv, type EnvSource, type RetryOptions } 
 import type { PlatformRuntime } from '../composition/platformRuntime';
 import { cadCheck } from './cadCheck';
 import { dataFolderCheck } from './dataFolderCheck';
-import { describeError, type DoctorCheck } from './doctorCheck';
+import { failedOutcome, type DoctorCheck } from './doctorCheck';
 import { kernelCheck } from './kernelCheck';
 import { providerCheck, type ProviderCandidate } from './providerChecks';
 import { cjkFontCheck, electronCheck, ffmpegCheck, nodeCheck } from './runtimeChecks';
@@ -35,7 +35,7 @@ function envCandidates(env: EnvSource): Array<DoctorCheck | ProviderCandidate> {
     return providersFromEnv(env).providers.map((provider) => ({ id: provider.id, name: presetName(provider.id), source: 'environment' as const, resolve: () => provider }));
   } catch (error) {
     // An incomplete env provider (e.g. CHAT_MODEL without CHAT_BASE_URL) is one failed row.
-    return [{ id: 'provider:environment', group: 'provider', label: 'Providers (environment)', run: async () => ({ status: 'fail', detail: describeError(error) }) }];
+    return [{ id: 'provider:environment', group: 'provider', label: 'Providers (environment)', run: async () => failedOutcome(error) }];
   }
 }
 
@@ -52,7 +52,11 @@ export function systemChecks(inputs: SystemCheckInputs): DoctorCheck[] {
     id: 'provider:none',
     group: 'provider',
     label: 'Model providers',
-    run: async () => ({ status: 'warn', detail: 'none configured: review runs rules only; add one in Settings or set DEFAULT_PROVIDER and its key' }),
+    run: async () => ({
+      status: 'warn',
+      detail: 'none configured: review runs rules only; add one in Settings or set DEFAULT_PROVIDER and its key',
+      finding: { code: 'providers-none', params: {} },
+    }),
   };
   const cadEndpoint = inputs.cad ?? view.cad;
   const cadExplicit = inputs.cad !== undefined || view.envOverrides.some((field) => field.startsWith('cad'));

@@ -5,7 +5,7 @@ import { useApp, useT } from '../../store/StoreContext';
 import { nameWithId } from './envOverrideLabels';
 
 /** Checks with a catalog label; a check added later shows the host's English label. */
-const KNOWN = new Set(['node', 'electron', 'kernel', 'ffmpeg', 'fonts', 'data', 'cad', 'provider:none']);
+const KNOWN = new Set(['node', 'electron', 'kernel', 'ffmpeg', 'fonts', 'data', 'cad', 'provider:none', 'provider:environment']);
 
 /** Row label in the UI language, by check id; a provider by its name and id, so two "Custom" ones differ. */
 function itemLabel(t: ReturnType<typeof useT>, item: SystemCheckItem): string {
@@ -13,7 +13,7 @@ function itemLabel(t: ReturnType<typeof useT>, item: SystemCheckItem): string {
   if (item.provider) {
     return t('systemCheck.item.provider', { name: nameWithId(item.provider.name, item.provider.id) });
   }
-  if (kind === 'provider' && name && !KNOWN.has(item.id) && name !== 'environment') return t('systemCheck.item.provider', { name });
+  if (kind === 'provider' && name && !KNOWN.has(item.id)) return t('systemCheck.item.provider', { name });
   return KNOWN.has(item.id) ? t(`systemCheck.item.${item.id}` as MessageKey) : item.label;
 }
 
@@ -23,6 +23,13 @@ function providerDetail(t: ReturnType<typeof useT>, item: SystemCheckItem & { pr
   if (!item.problem) return t(item.status === 'pass' ? 'systemCheck.provider.answered' : 'systemCheck.provider.limited', { model });
   const { code, status, host } = item.problem;
   return t(`systemCheck.problem.${code}`, { model, status: status ?? '', host: host ?? '' });
+}
+
+/** What a row found, in the user's words: provider rows by their problem, others by their finding; the host's English detail only for a check added without a finding. */
+function rowDetail(t: ReturnType<typeof useT>, item: SystemCheckItem): string {
+  if (item.provider) return providerDetail(t, { ...item, provider: item.provider });
+  if (item.finding) return t(`systemCheck.finding.${item.finding.code}`, item.finding.params);
+  return item.detail;
 }
 
 /** Settings → System check: the rows of `cadsight doctor`, run on demand. */
@@ -74,7 +81,7 @@ export function SystemCheckPanel({ onEditProvider }: { onEditProvider?: (provide
                       <span className={`pill ${item.status === 'pass' ? 'ok' : item.status === 'fail' ? 'bad' : 'muted'}`}>{t(`systemCheck.status.${item.status}`)}</span>
                     </td>
                     <td className="detail">
-                      {item.provider ? providerDetail(t, { ...item, provider: item.provider }) : item.detail} <span className="muted">({item.durationMs} ms)</span>
+                      {rowDetail(t, item)} <span className="muted">{t('systemCheck.duration', { ms: item.durationMs })}</span>
                       {item.provider && item.problem?.action === 'edit-provider' && onEditProvider && (
                         <button type="button" className="btn-ghost" data-testid={`system-check-edit-${item.provider.id}`} onClick={() => onEditProvider(item.provider!.id)}>
                           {t('systemCheck.action.editProvider')}

@@ -90,6 +90,35 @@ export const systemCheckProblemSchema = z
   .strict();
 export type SystemCheckProblem = z.infer<typeof systemCheckProblemSchema>;
 
+/**
+ * What a row found, as a code the UI words in the user's language; `params` are the facts the
+ * words need (paths, versions, counts, error codes), never prose. The English `detail` says the
+ * same for the CLI. `check-error`: the check threw (params.code is the typed error code).
+ */
+export const systemCheckFindingSchema = z
+  .object({
+    code: z.enum([
+      'node-version',
+      'node-too-old',
+      'electron-binary',
+      'electron-missing',
+      'kernel-started',
+      'ffmpeg-version',
+      'ffmpeg-missing',
+      'font-loaded',
+      'data-ok',
+      'data-pragmas',
+      'providers-none',
+      'cad-pass',
+      'cad-fail',
+      'cad-unreachable',
+      'check-error',
+    ]),
+    params: z.record(z.string(), z.union([z.string(), z.number()])),
+  })
+  .strict();
+export type SystemCheckFinding = z.infer<typeof systemCheckFindingSchema>;
+
 /** One row of the system check (`cadsight doctor` and Settings → System check). */
 export const systemCheckItemSchema = z
   .object({
@@ -107,6 +136,8 @@ export const systemCheckItemSchema = z
     provider: z.object({ id: z.string(), name: z.string(), model: z.string().optional() }).strict().optional(),
     /** Why a row is not OK, as a code the UI words in the user's language, and what the app can do about it. */
     problem: systemCheckProblemSchema.optional(),
+    /** Rows other than a provider's: what was found, for the UI to word (absent on provider rows, which use `provider`/`problem`). */
+    finding: systemCheckFindingSchema.optional(),
   })
   .strict();
 export type SystemCheckItem = z.infer<typeof systemCheckItemSchema>;

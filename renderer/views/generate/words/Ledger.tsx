@@ -1,4 +1,5 @@
 import type { GenLedgerEvent } from '../../../store/generationSlice';
+import { formatTime } from '../../../i18n/messages';
 import { useApp, useT } from '../../../store/StoreContext';
 import { CandidateReview } from './CandidateReview';
 import { completedClaims, knownLabel } from './taskFacts';
@@ -85,7 +86,7 @@ export function LedgerTimeline({ taskId, ledger }: { taskId: string; ledger: Gen
               <li key={seq} className={`gen-ledger-event gen-tone-${TONE[type] ?? 'neutral'}`} data-testid={`gen-ledger-event-${seq}`} data-type={type}>
                 <span className="gen-ledger-seq mono">#{seq}</span>
                 <span className="gen-ledger-type">{knownLabel(t, 'gen.ledger.type.', type)}</span>
-                {at && <time className="muted" dateTime={at}>{new Date(at).toLocaleTimeString(locale)}</time>}
+                {at && <time className="muted" dateTime={at}>{formatTime(locale, at)}</time>}
                 <Facts event={event} taskId={taskId} />
               </li>
             );

@@ -1,4 +1,5 @@
 import type { GenTaskSummary } from '../../../../shared/ipc/contracts/generation';
+import { formatDateTime } from '../../../i18n/messages';
 import { useApp, useT } from '../../../store/StoreContext';
 import { StateBadge } from './StateBadge';
 import { excerpt, GEN_STATES, isWorking } from './taskFacts';
@@ -42,7 +43,7 @@ export function TaskList() {
             <button type="button" className="gen-row-open" onClick={() => void open(task.taskId)}>
               <span className="gen-row-head">
                 <StateBadge state={task.state} />
-                <span className="muted">{new Date(task.updatedAt).toLocaleString(locale)}</span>
+                <span className="muted">{formatDateTime(locale, task.updatedAt)}</span>
               </span>
               <span className="gen-row-request">{excerpt(task.request)}</span>
               <span className="muted gen-row-meta">

@@ -245,7 +245,7 @@ describe('Describe a part: the task list and live updates', () => {
     await renderGenerate(b);
     const row = await screen.findByTestId(`gen-task-row-${TASK_ID}`);
     expect(row.getAttribute('data-state')).toBe('COMPLETED');
-    expect(row.textContent).toContain('chat/scripted-model / chat/scripted-model · 3 revision(s) · 314,061 tokens');
+    expect(row.textContent).toContain('chat/scripted-model / chat/scripted-model · 3 revisions · 314,061 tokens');
     await act(async () => {
       fireEvent.change(screen.getByTestId('gen-task-filter'), { target: { value: 'FAILED' } });
     });

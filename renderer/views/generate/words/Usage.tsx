@@ -1,4 +1,5 @@
 import type { GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
+import { formatDateTime, formatTime } from '../../../i18n/messages';
 import { useApp, useT } from '../../../store/StoreContext';
 
 /** Calls, prompt/completion tokens, context bytes and latency per role, and the task's elapsed time. */
@@ -12,7 +13,7 @@ export function Usage({ detail }: { detail: GenTaskDetail }) {
     <section className="card" data-testid="gen-usage">
       <div className="cdsl-card-head">
         <h2>{t('gen.usage.title')}</h2>
-        <span className="muted">{t('gen.usage.elapsed', { seconds: (wallMs / 1000).toFixed(1), started: new Date(detail.task.createdAt).toLocaleString(locale), updated: new Date(detail.task.updatedAt).toLocaleTimeString(locale) })}</span>
+        <span className="muted">{t('gen.usage.elapsed', { seconds: (wallMs / 1000).toFixed(1), started: formatDateTime(locale, detail.task.createdAt), updated: formatTime(locale, detail.task.updatedAt) })}</span>
       </div>
       <table className="cdsl-table">
         <thead>
