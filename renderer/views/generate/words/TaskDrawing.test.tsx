@@ -1,23 +1,9 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { completedDetail, inProgressDetail, TASK_ID } from './taskFixtures';
-import { renderGenerate, testBridge } from './testBridge';
+import { recordSavedFiles, renderGenerate, testBridge } from './testBridge';
 
-const saved: { name: string; type: string }[] = [];
-
-beforeEach(() => {
-  saved.length = 0;
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (saved.push({ name: '', type: blob.type }), 'blob:test/1'), revokeObjectURL: () => {} }));
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    const last = saved[saved.length - 1];
-    if (last) last.name = this.download;
-  });
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+const saved = recordSavedFiles();
 
 const click = async (testId: string): Promise<void> => {
   await act(async () => {

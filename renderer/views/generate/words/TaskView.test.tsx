@@ -1,24 +1,9 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { completedDetail, completedEvents, firstRevisionDetail, inProgressDetail, RETRY_TASK_ID, TASK_ID, waitingRetryDetail } from './taskFixtures';
-import { renderGenerate, testBridge } from './testBridge';
+import { recordSavedFiles, renderGenerate, testBridge } from './testBridge';
 
-const saved: { name: string; type: string }[] = [];
-
-beforeEach(() => {
-  saved.length = 0;
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (saved.push({ name: '', type: blob.type }), 'blob:test/1'), revokeObjectURL: () => {} }));
-  // saveFile clicks a temporary anchor: record the file name instead of navigating.
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    const last = saved[saved.length - 1];
-    if (last) last.name = this.download;
-  });
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+const saved = recordSavedFiles();
 
 const view = () => screen.getByTestId('gen-task-view');
 const claimStatus = (id: string) => screen.getByTestId(`gen-claim-${id}`).getAttribute('data-status');

@@ -1,5 +1,5 @@
-import { act, render } from '@testing-library/react';
-import { vi } from 'vitest';
+import { act, cleanup, render } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { AppErrorData } from '../../../../shared/errors';
 import type { AppBridge } from '../../../../shared/ipc/channels';
 import { genTaskSummarySchema, type GenModelConformance, type GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
@@ -123,4 +123,26 @@ export async function mountGenerateView(store: AppStore): Promise<AppStore> {
     );
   });
   return store;
+}
+
+/**
+ * Records the files the view saves instead of navigating (saveFile clicks a temporary anchor):
+ * installs the hooks before each test, restores them after, and returns the list it fills.
+ */
+export function recordSavedFiles(): { name: string; type: string }[] {
+  const saved: { name: string; type: string }[] = [];
+  beforeEach(() => {
+    saved.length = 0;
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (saved.push({ name: '', type: blob.type }), 'blob:test/1'), revokeObjectURL: () => {} }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      const last = saved[saved.length - 1];
+      if (last) last.name = this.download;
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+  return saved;
 }
