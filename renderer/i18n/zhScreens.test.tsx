@@ -5,17 +5,10 @@ import { createAppStore } from '../store/appStore';
 import { StoreProvider } from '../store/StoreContext';
 import { englishLeft } from '../testSupport/englishLeft';
 import { scriptedBridge } from '../testSupport/scriptedBridge';
+import { bareSettings } from '../testSupport/bareSettings';
 
 const ok = (value: unknown) => ({ ok: true as const, value });
-const settings = {
-  locale: 'zh-CN' as const,
-  providers: [],
-  roles: { vision: null, author: null, reviewer: null },
-  cad: { host: '127.0.0.1', port: 8080, allowRemote: false },
-  allowedRoots: [],
-  secretStorage: { available: false, backend: 'env' },
-  envOverrides: [],
-};
+const settings = bareSettings('zh-CN');
 
 afterEach(cleanup);
 

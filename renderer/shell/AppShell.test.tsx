@@ -5,16 +5,9 @@ import type { AppBridge } from '../../shared/ipc/channels';
 import { App } from '../App';
 import { createAppStore } from '../store/appStore';
 import { StoreProvider } from '../store/StoreContext';
+import { bareSettings } from '../testSupport/bareSettings';
 
-const settings = {
-  locale: 'en' as const,
-  providers: [],
-  roles: { vision: null, author: null, reviewer: null },
-  cad: { host: '127.0.0.1', port: 8080, allowRemote: false },
-  allowedRoots: [],
-  secretStorage: { available: false, backend: 'env' },
-  envOverrides: [],
-};
+const settings = bareSettings('en');
 
 /** A bridge answering from plain functions: the renderer only ever sees AppBridge. */
 function bridgeWith(overrides: Partial<Record<keyof AppBridge, (input: unknown) => Promise<Result<unknown>>>>): AppBridge {
