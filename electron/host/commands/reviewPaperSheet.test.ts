@@ -75,6 +75,26 @@ describe('a Chinese A3 sheet drawn in a paper layout behind a 1:2 viewport', () 
     expect(sheet.evidence!.entityTypes.CIRCLE).toBe(2);
   }, 60_000);
 
+  it.skipIf(!python)('finds a zero-length line and a duplicated line drawn on the sheet itself, in paper space, located on the sheet', async () => {
+    const copy = path.join(dir, 'paper_defects.dxf');
+    const script = [
+      'import sys, ezdxf',
+      'doc = ezdxf.readfile(sys.argv[1])',
+      "sheet = doc.layouts.get('A3图纸')",
+      "sheet.add_line((300, 200), (300, 200), dxfattribs={'layer': '0'})",
+      "for _ in range(2): sheet.add_line((250, 40), (400, 40), dxfattribs={'layer': '0'})",
+      'doc.saveas(sys.argv[2])',
+    ].join('\n');
+    execFileSync(python!, ['-c', script, paperA3, copy]);
+    const out = path.join(dir, 'out');
+    await reviewCommand.run([copy, '--out', out, '--no-llm', '--lang', 'en']);
+    const report = readReport(out);
+    const sheetId = report.frames[0]!.frame.id;
+    const point = (id: string) => report.findings.filter((f) => f.checklistItemId === id).map((f) => [f.frameId, (f.location as { point?: { x: number; y: number } }).point]);
+    expect(point('GEO-001')).toEqual([[sheetId, { x: 300, y: 200 }]]);
+    expect(point('GEO-002')).toEqual([[sheetId, { x: 325, y: 40 }]]);
+  }, 60_000);
+
   it('is pictured as plotted: the review screenshot is the backend render of the layout, not of model space', async () => {
     const out = path.join(dir, 'out');
     await reviewCommand.run([paperA3, '--out', out, '--no-llm', '--lang', 'en']);

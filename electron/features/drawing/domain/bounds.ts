@@ -1,6 +1,6 @@
 import { AppError } from '../../../../shared/errors';
 import { BlockExpansion, MAX_EXPANDED_ENTITIES, tooComplex } from './blockExpansion';
-import { emptyBox, extendBox, unionBox } from './geometry';
+import { emptyBox, extendBox, isEmptyBox, unionBox } from './geometry';
 import type { Box, DxfDocument, DxfEntity, DxfLayout, Vec2 } from './model';
 import { SpatialGrid } from './spatialGrid';
 import { flattenEntity, type Primitive } from './world';
@@ -131,6 +131,10 @@ export class DrawingIndex {
       throw error;
     }
     for (const p of primitives) unionBox(box, primitiveBox(p));
+    // A DIMENSION written without its anonymous block (ezdxf without render(), other writers) draws
+    // nothing, yet it is on the drawing: its definition points still place it.
+    const g = entity.geometry;
+    if (g.kind === 'dimension' && isEmptyBox(box)) for (const p of [g.defPoint, ...g.points]) extendBox(box, p);
     return box;
   }
 }

@@ -5,7 +5,7 @@ import type { DimensionItem, EntitySummary, TextItem } from '../domain/evidence'
 import { callJsonTool, type ToolCallMeter } from './toolCalls';
 import { decodeDimensions, decodeDuplicates, decodeEntities, decodeLayers, decodeProblems, decodeTexts, decodeZeroLength } from './payloadDecoders';
 import type { ReviewPlan } from './plan';
-import { sheetOf, sheetReadArgs } from '../domain/sheet';
+import { sheetOf, sheetReadArgs, sheetSpaceArgs } from '../domain/sheet';
 
 /** Page size and caps of drawing-wide listings: enough for large sheets, bounded for huge ones. */
 export const LISTING_PAGE = 5000;
@@ -104,7 +104,11 @@ async function readSheets(source: DrawingSource, plan: ReviewPlan, meter: ToolCa
           return { items: page.dimensions, total: page.total };
         }, MAX_LISTED_TEXTS)
       : { items: [] };
-    sheets[sheet.layout] = { entities: entities.items, texts: texts.items, dimensions: dimensions.items };
+    // The detectors read model space drawing-wide; the layout's own strokes are checked here, in its own space.
+    const own = sheetSpaceArgs(sheet);
+    const zeroLength = reads(caps.zeroLength) ? decodeZeroLength(caps.zeroLength, await callJsonTool(source, meter, caps.zeroLength, own)) : [];
+    const duplicates = reads(caps.duplicates) ? decodeDuplicates(caps.duplicates, await callJsonTool(source, meter, caps.duplicates, own)) : [];
+    sheets[sheet.layout] = { entities: entities.items, texts: texts.items, dimensions: dimensions.items, zeroLength, duplicates };
   }
   return sheets;
 }

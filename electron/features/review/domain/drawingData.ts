@@ -42,7 +42,8 @@ export function frameEvidenceFrom(data: DrawingData, frame: Frame, frames: reado
     // A paper sheet's evidence is what it plots; the drawing-wide listing is model space in model
     // coordinates and never stands in for it (a backend that cannot read the sheet leaves it empty).
     const sheet = data.sheets?.[frame.layout] ?? { entities: [], texts: [], dimensions: [] };
-    const shown = sheetFrameEvidence(sheet, frame, modelOwners(data.entities, data.sheets ?? {}, frames), ours, data);
+    const detectors = { zeroLength: [...data.zeroLength, ...(sheet.zeroLength ?? [])], duplicates: [...data.duplicates, ...(sheet.duplicates ?? [])] };
+    const shown = sheetFrameEvidence(sheet, frame, modelOwners(data.entities, data.sheets ?? {}, frames), ours, detectors);
     // The layout's own strokes between its trimmed sheet and the border (centring marks) are the frame's margin.
     const paperBox = frame.sheet?.box;
     const margin = paperBox ? sheet.entities.filter((e) => e.space !== 'model' && !ours(e.layer) && e.bbox !== undefined && pointInBox(bboxCenter(e.bbox), paperBox) && !inFrame(bboxCenter(e.bbox))) : [];

@@ -8,6 +8,9 @@ export interface SheetData {
   texts: TextItem[];
   /** Dimensions drawn on the sheet and those its viewports show (positions on the sheet). */
   dimensions: DimensionItem[];
+  /** Detector hits among the layout's own entities (model space's are found drawing-wide and placed through the viewports). */
+  zeroLength?: DetectorHit[];
+  duplicates?: DuplicateGroup[];
 }
 
 /** What a paper frame's evidence holds: the sheet's share plus the detector hits on it, located on the sheet. */

@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDxfBackend } from './openDxfBackend';
@@ -25,6 +27,14 @@ describe('the DXF backend reads and writes a paper sheet in its own space', () =
     expect(wrong.blockTextHeight).toBeCloseTo(3.5, 3);
     // without the flag the layout's own dimensions only (there are none)
     expect((await call(paperA3, 'get_dimensions', { layout: 'A3图纸' })).json.dimensions).toEqual([]);
+  });
+
+  it('a dimension written without its block (as ezdxf does without render()) is still seen through the viewport, placed by its definition points', async () => {
+    const blockless = path.join(mkdtempSync(path.join(tmpdir(), 'sheet-tools-')), 'blockless.dxf');
+    writeFileSync(blockless, readFileSync(paperA3, 'latin1').replace(/(AcDbDimension\r?\n\s*280\r?\n\s*0\r?\n)\s*2\r?\n\*D\d+\r?\n/g, '$1'), 'latin1');
+    const { json } = await call(blockless, 'get_dimensions', { layout: 'A3图纸', through_viewports: true });
+    expect(json.dimensions.map((d: any) => d.block)).toEqual(['', '', '']);
+    expect(json.dimensions.find((d: any) => d.textOverride === '320')).toMatchObject({ space: 'model', measured: 300 });
   });
 
   it('find_frames gives the sheet its border, its layout and the viewport it shows (scale 2 = 1:2)', async () => {
