@@ -95,6 +95,26 @@ describe('a Chinese A3 sheet drawn in a paper layout behind a 1:2 viewport', () 
     expect(point('GEO-002')).toEqual([[sheetId, { x: 325, y: 40 }]]);
   }, 60_000);
 
+  it.skipIf(!python)('reports a zero-length line and a duplicate in model space that no viewport shows at drawing level, and as not plotted', async () => {
+    const copy = path.join(dir, 'unshown_defects.dxf');
+    const script = [
+      'import sys, ezdxf',
+      'doc = ezdxf.readfile(sys.argv[1])',
+      'msp = doc.modelspace()',
+      "msp.add_line((5000, 5000), (5000, 5000), dxfattribs={'layer': '0'})",
+      "for _ in range(2): msp.add_circle((5100, 5000), 10, dxfattribs={'layer': '0'})",
+      'doc.saveas(sys.argv[2])',
+    ].join('\n');
+    execFileSync(python!, ['-c', script, paperA3, copy]);
+    const out = path.join(dir, 'out');
+    await reviewCommand.run([copy, '--out', out, '--no-llm', '--lang', 'en']);
+    const report = readReport(out);
+    const at = (id: string) => report.findings.filter((f) => f.checklistItemId === id).map((f) => [f.frameId, (f.location as { point?: { x: number; y: number } }).point ?? null]);
+    expect(at('GEO-001')).toEqual([[null, { x: 5000, y: 5000 }]]);
+    expect(at('GEO-002')).toEqual([[null, { x: 5100, y: 5000 }]]);
+    expect(at('GEO-003').map(([frameId]) => frameId)).toEqual([null]);
+  }, 60_000);
+
   it('is pictured as plotted: the review screenshot is the backend render of the layout, not of model space', async () => {
     const out = path.join(dir, 'out');
     await reviewCommand.run([paperA3, '--out', out, '--no-llm', '--lang', 'en']);

@@ -128,7 +128,21 @@ export function drawingFingerprint(data: DrawingData, frames: readonly Frame[]):
  * others' content as strays.
  */
 export function drawingEvidence(data: DrawingData, frames: readonly Frame[], allFrames: readonly Frame[] = frames): DrawingEvidence {
-  return { fingerprint: drawingFingerprint(data, frames), outsideFrames: entitiesOutsideFrames(data, allFrames), entitiesTruncated: data.entitiesTruncated, layers: data.layers, problems: data.problems, drawingLists: drawingLists(data, frames, allFrames) };
+  const outsideFrames = entitiesOutsideFrames(data, allFrames);
+  // Detector hits on entities no sheet shows: frames never see them, the drawing-level rules do.
+  const outside = new Set(outsideFrames.map((e) => `${e.type}|${e.handle}`));
+  const outsideZeroLength = data.zeroLength.filter((hit) => outside.has(`${hit.type}|${hit.handle}`));
+  const outsideDuplicates = data.duplicates.filter((group) => outside.has(`${group.type}|${group.handles[0]}`));
+  return {
+    fingerprint: drawingFingerprint(data, frames),
+    outsideFrames,
+    ...(outsideZeroLength.length > 0 ? { outsideZeroLength } : {}),
+    ...(outsideDuplicates.length > 0 ? { outsideDuplicates } : {}),
+    entitiesTruncated: data.entitiesTruncated,
+    layers: data.layers,
+    problems: data.problems,
+    drawingLists: drawingLists(data, frames, allFrames),
+  };
 }
 
 /**

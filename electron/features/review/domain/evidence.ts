@@ -156,6 +156,13 @@ export interface DrawingEvidence {
   fingerprint: string;
   /** Entities that lie in no frame. */
   outsideFrames: EntitySummary[];
+  /**
+   * Zero-length entities among `outsideFrames`: no sheet shows them, but geometry rules run on
+   * every entity of the drawing, so they are reported at drawing level (absent: none).
+   */
+  outsideZeroLength?: DetectorHit[];
+  /** Duplicate groups whose kept entity is among `outsideFrames` (absent: none). */
+  outsideDuplicates?: DuplicateGroup[];
   /** Whether the drawing-wide entity listing hit its cap. */
   entitiesTruncated: boolean;
   /** The layer table, when the backend offers it. */

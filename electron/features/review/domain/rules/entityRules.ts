@@ -1,7 +1,7 @@
 import type { RuleParams } from '../checklist';
 import { boxOfPoints, type BBox } from '../geometry';
-import type { EntitySummary } from '../evidence';
-import { draftFor, say, typeName, type DrawingRule, type FrameRule } from './context';
+import type { DetectorHit, DuplicateGroup, EntitySummary } from '../evidence';
+import { draftFor, say, typeName, type DrawingRule, type FrameRule, type ReviewLocale } from './context';
 import { entityLabel, isFingerprint } from '../entityKey';
 
 type ParamsOf<R extends RuleParams['rule']> = Extract<RuleParams, { rule: R }>;
@@ -14,9 +14,10 @@ function unionBox(entities: readonly EntitySummary[]): BBox | undefined {
   return boxOfPoints(corners);
 }
 
-export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params, { frame, evidence, locale, annotationLocale }) =>
-  evidence.zeroLength.map((hit) =>
-    draftFor(item, frame.id, {
+/** One finding per zero-length entity, on `frameId` (null: the drawing, for entities no sheet shows). */
+function zeroLengthDrafts(item: Parameters<FrameRule<ParamsOf<'zero_length'>>>[0], frameId: string | null, hits: readonly DetectorHit[], locale: ReviewLocale, annotationLocale: ReviewLocale) {
+  return hits.map((hit) =>
+    draftFor(item, frameId, {
       message: say(locale, `零长度${typeName(locale, hit.type)}（${entityLabel(locale, hit.handle, hit.location)}），应删除。`, `Zero-length ${hit.type} (${entityLabel(locale, hit.handle, hit.location)}); delete it.`),
       evidenceRefs: ['tool:find_zero_length', `entity:${hit.handle}`],
       location: { kind: 'point', point: hit.location },
@@ -24,13 +25,15 @@ export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params
       annotationText: say(annotationLocale, `零长度${typeName(annotationLocale, hit.type)}，请删除`, `Zero-length ${hit.type}: delete`),
     }),
   );
+}
 
-export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = (item, _params, { frame, evidence, locale, annotationLocale }) =>
-  evidence.duplicates.map((group) => {
+/** One finding per group of exactly overlapping entities, on `frameId` (null: the drawing). */
+function duplicateDrafts(item: Parameters<FrameRule<ParamsOf<'duplicate_entities'>>>[0], frameId: string | null, groups: readonly DuplicateGroup[], locale: ReviewLocale, annotationLocale: ReviewLocale) {
+  return groups.map((group) => {
     const extra = group.handles.slice(1).join(', ');
     const named = !group.handles.some(isFingerprint);
     const place = entityLabel(locale, group.handles[0]!, group.location);
-    return draftFor(item, frame.id, {
+    return draftFor(item, frameId, {
       message: named
         ? say(
             locale,
@@ -48,6 +51,17 @@ export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = 
       annotationText: say(annotationLocale, `重复${typeName(annotationLocale, group.type)}，请删除多余的一份`, `Duplicate ${group.type}: delete the extra copy`),
     });
   });
+}
+
+export const zeroLengthRule: FrameRule<ParamsOf<'zero_length'>> = (item, _params, { frame, evidence, locale, annotationLocale }) => zeroLengthDrafts(item, frame.id, evidence.zeroLength, locale, annotationLocale);
+
+export const duplicateEntitiesRule: FrameRule<ParamsOf<'duplicate_entities'>> = (item, _params, { frame, evidence, locale, annotationLocale }) => duplicateDrafts(item, frame.id, evidence.duplicates, locale, annotationLocale);
+
+/** Zero-length entities that no sheet shows (geometry rules run on every entity of the drawing). */
+export const unshownZeroLengthRule: DrawingRule<ParamsOf<'zero_length'>> = (item, _params, { drawing, locale, annotationLocale }) => zeroLengthDrafts(item, null, drawing.outsideZeroLength ?? [], locale, annotationLocale);
+
+/** Duplicates that no sheet shows (geometry rules run on every entity of the drawing). */
+export const unshownDuplicatesRule: DrawingRule<ParamsOf<'duplicate_entities'>> = (item, _params, { drawing, locale, annotationLocale }) => duplicateDrafts(item, null, drawing.outsideDuplicates ?? [], locale, annotationLocale);
 
 export const layerZeroRule: FrameRule<ParamsOf<'layer_zero_geometry'>> = (item, params, { frame, evidence, locale, annotationLocale }) => {
   const ignored = new Set(params.ignoreTypes.map((t) => t.toUpperCase()));

@@ -1,6 +1,6 @@
 import type { Checklist, RuleChecklistItem } from '../checklist';
 import type { FindingDraft } from '../finding';
-import { duplicateEntitiesRule, layerZeroRule, outsideFramesRule, zeroLengthRule } from './entityRules';
+import { duplicateEntitiesRule, layerZeroRule, outsideFramesRule, unshownDuplicatesRule, unshownZeroLengthRule, zeroLengthRule } from './entityRules';
 import { textHeightSeriesRule } from './textRules';
 import { dimensionOverrideRule } from './dimensionRule';
 import { sheetSizeRule, titleBlockFieldsRule } from './sheetRules';
@@ -68,6 +68,10 @@ function evaluateFrameItem(item: RuleChecklistItem, context: FrameRuleContext): 
 function evaluateDrawingItem(item: RuleChecklistItem, context: DrawingRuleContext): FindingDraft[] {
   const params = item.params;
   switch (params.rule) {
+    case 'zero_length':
+      return unshownZeroLengthRule(item, params, context);
+    case 'duplicate_entities':
+      return unshownDuplicatesRule(item, params, context);
     case 'entities_outside_frames':
       return outsideFramesRule(item, params, context);
     case 'drawing_numbers':
@@ -90,7 +94,7 @@ export function evaluateFrameRules(checklist: Checklist, context: FrameRuleConte
   return ruleItems(checklist).flatMap((item) => evaluateFrameItem(item, context));
 }
 
-/** Rule findings about the drawing as a whole (entities outside every frame, drawing numbers, recovery). */
+/** Rule findings about the drawing as a whole (entities outside every frame and their zero-length/duplicate ones, drawing numbers, recovery). */
 export function evaluateDrawingRules(checklist: Checklist, context: DrawingRuleContext): FindingDraft[] {
   return ruleItems(checklist).flatMap((item) => evaluateDrawingItem(item, context));
 }

@@ -189,6 +189,32 @@ describe('drawing rules', () => {
   });
 });
 
+describe('geometry rules on entities no sheet shows', () => {
+  it('report a zero-length entity and a duplicate outside every frame at drawing level, besides the not-plotted finding', () => {
+    const drafts = evaluateDrawingRules(checklist, {
+      frames: [a3Frame],
+      drawing: {
+        fingerprint: 'f'.repeat(64),
+        entitiesTruncated: false,
+        layers: [],
+        problems: [],
+        outsideFrames: [
+          { handle: 'Z1', type: 'LINE', layer: 'OUTLINE', bbox: { minX: 500, minY: 0, maxX: 500, maxY: 0 } },
+          { handle: 'D1', type: 'CIRCLE', layer: 'OUTLINE', bbox: { minX: 590, minY: 0, maxX: 610, maxY: 20 } },
+        ],
+        outsideZeroLength: [{ handle: 'Z1', type: 'LINE', location: { x: 500, y: 0 } }],
+        outsideDuplicates: [{ handles: ['D1', 'D2'], type: 'CIRCLE', location: { x: 600, y: 10 } }],
+      },
+      locale: 'en',
+      annotationLocale: 'en',
+    });
+    const byItem = new Map(drafts.map((d) => [d.checklistItemId, d]));
+    expect([...byItem.keys()].sort()).toEqual(['GEO-001', 'GEO-002', 'GEO-003']);
+    expect(byItem.get('GEO-001')).toMatchObject({ frameId: null, handles: ['Z1'], location: { kind: 'point', point: { x: 500, y: 0 } } });
+    expect(byItem.get('GEO-002')).toMatchObject({ frameId: null, handles: ['D1', 'D2'] });
+  });
+});
+
 describe('helpers', () => {
   it('read the stated number of an override without counts, symbols or formatting codes', () => {
     expect(overrideValue('2×%%c10')).toBe(10);
