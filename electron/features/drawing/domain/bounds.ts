@@ -68,6 +68,8 @@ export class DrawingIndex {
   private readonly grids = new Map<DxfLayout, SpatialGrid<DxfEntity>>();
   /** Visible primitives of entities drawn before (re-renders at other zoom levels reuse them), bounded by points held. */
   private readonly drawn = new Map<DxfEntity, Primitive[]>();
+  /** Dimensions placed by their definition points because they draw nothing (no block). */
+  private readonly undrawn = new Set<DxfEntity>();
   private drawnPoints = 0;
   /** Block-graph counts and boxes; lets boxes and budgets be known without expanding blocks. */
   readonly expansion: BlockExpansion;
@@ -107,6 +109,16 @@ export class DrawingIndex {
     return box;
   }
 
+  /**
+   * Whether `entity` puts ink on the picture. A dimension without its block is placed by its
+   * definition points (so viewports and frames find it) but draws nothing, so a picture's extents
+   * leave it out.
+   */
+  draws(entity: DxfEntity): boolean {
+    this.box(entity);
+    return !this.undrawn.has(entity);
+  }
+
   /** Top-level entities of `layout` whose box intersects `box`, in drawing order (grid-indexed). */
   entitiesIn(layout: DxfLayout, box: Box): DxfEntity[] {
     let grid = this.grids.get(layout);
@@ -134,7 +146,10 @@ export class DrawingIndex {
     // A DIMENSION written without its anonymous block (ezdxf without render(), other writers) draws
     // nothing, yet it is on the drawing: its definition points still place it.
     const g = entity.geometry;
-    if (g.kind === 'dimension' && isEmptyBox(box)) for (const p of [g.defPoint, ...g.points]) extendBox(box, p);
+    if (g.kind === 'dimension' && isEmptyBox(box)) {
+      for (const p of [g.defPoint, ...g.points]) extendBox(box, p);
+      this.undrawn.add(entity);
+    }
     return box;
   }
 }

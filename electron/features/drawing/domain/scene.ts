@@ -94,11 +94,14 @@ export function inDrawingOrder(part: ScenePart): ScenePart[] {
  * Extents of what a layout shows: its entities' boxes, without the viewports that show nothing
  * (a layout's overall viewport, id 1, spans the whole paper tab; switched-off viewports).
  */
-export function layoutExtents(index: DrawingIndex, layout: DxfLayout): Box {
+export function layoutExtents(index: DrawingIndex, layout: DxfLayout, options: { drawnOnly?: boolean } = {}): Box {
   const box = emptyBox();
   for (const entity of layout.entities) {
     const g = entity.geometry;
     if (g.kind === 'viewport' && (g.id === 1 || g.status <= 0)) continue;
+    // A picture frames its ink: a dimension that draws nothing (no block) is left out of it, while
+    // sheets still count it (it is on the drawing, placed by its definition points).
+    if (options.drawnOnly && !index.draws(entity)) continue;
     unionBox(box, index.box(entity));
   }
   return box;

@@ -96,7 +96,7 @@ describe.skipIf(files.length === 0)('rendering of every corpus drawing (visual r
       }
       const index = new DrawingIndex(opened.document);
       for (const [i, layout] of opened.document.layouts.entries()) {
-        const box = layoutExtents(index, layout);
+        const box = layoutExtents(index, layout, { drawnOnly: true });
         if (isEmptyBox(box) || !(box.maxX > box.minX || box.maxY > box.minY)) continue;
         const image = await renderer.render({ index, layout: layout.name, bbox: box, maxEdge: EDGE, highlight: [] });
         const actual = await pixels(image.png);

@@ -31,7 +31,7 @@ export const getScreenshot = defineTool({
     } else if (input.bbox) {
       box = toBox(input.bbox);
     } else {
-      box = layoutExtents(session.index, layoutByName(session.index, layout));
+      box = layoutExtents(session.index, layoutByName(session.index, layout), { drawnOnly: true });
       if (isEmptyBox(box)) throw new AppError('CAD_DXF_EMPTY_REGION', `layout ${layout} has nothing to draw`, { data: { layout } });
     }
     layoutByName(session.index, layout);
