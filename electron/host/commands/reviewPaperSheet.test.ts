@@ -18,6 +18,19 @@ const python = ezdxfPython('reviewPaperSheet.test written copies');
 if (!existsSync(libredwgExample)) console.log(`[reviewPaperSheet.test] LibreDWG example skipped: ${libredwgExample} is absent`);
 
 let dir: string;
+
+/** Reviews (rules only, English) a copy of the A3 sheet edited by ezdxf `lines` (`doc` is the opened copy). */
+async function reviewEdited(name: string, lines: string[]): Promise<ReviewReport> {
+  const copy = path.join(dir, name);
+  const script = ['import sys, ezdxf', 'doc = ezdxf.readfile(sys.argv[1])', ...lines, 'doc.saveas(sys.argv[2])'].join('\n');
+  execFileSync(python!, ['-c', script, paperA3, copy]);
+  const out = path.join(dir, 'out');
+  await reviewCommand.run([copy, '--out', out, '--no-llm', '--lang', 'en']);
+  return readReport(out);
+}
+
+/** Frame and point of each finding of rule `id` (null point: a box location). */
+const pointsOf = (report: ReviewReport, id: string) => report.findings.filter((f) => f.checklistItemId === id).map((f) => [f.frameId, (f.location as { point?: { x: number; y: number } }).point ?? null]);
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'review-paper-'));
   vi.stubEnv('CADSIGHT_DATA_DIR', path.join(dir, 'data'));
@@ -76,43 +89,25 @@ describe('a Chinese A3 sheet drawn in a paper layout behind a 1:2 viewport', () 
   }, 60_000);
 
   it.skipIf(!python)('finds a zero-length line and a duplicated line drawn on the sheet itself, in paper space, located on the sheet', async () => {
-    const copy = path.join(dir, 'paper_defects.dxf');
-    const script = [
-      'import sys, ezdxf',
-      'doc = ezdxf.readfile(sys.argv[1])',
+    const report = await reviewEdited('paper_defects.dxf', [
       "sheet = doc.layouts.get('A3图纸')",
       "sheet.add_line((300, 200), (300, 200), dxfattribs={'layer': '0'})",
       "for _ in range(2): sheet.add_line((250, 40), (400, 40), dxfattribs={'layer': '0'})",
-      'doc.saveas(sys.argv[2])',
-    ].join('\n');
-    execFileSync(python!, ['-c', script, paperA3, copy]);
-    const out = path.join(dir, 'out');
-    await reviewCommand.run([copy, '--out', out, '--no-llm', '--lang', 'en']);
-    const report = readReport(out);
+    ]);
     const sheetId = report.frames[0]!.frame.id;
-    const point = (id: string) => report.findings.filter((f) => f.checklistItemId === id).map((f) => [f.frameId, (f.location as { point?: { x: number; y: number } }).point]);
-    expect(point('GEO-001')).toEqual([[sheetId, { x: 300, y: 200 }]]);
-    expect(point('GEO-002')).toEqual([[sheetId, { x: 325, y: 40 }]]);
+    expect(pointsOf(report, 'GEO-001')).toEqual([[sheetId, { x: 300, y: 200 }]]);
+    expect(pointsOf(report, 'GEO-002')).toEqual([[sheetId, { x: 325, y: 40 }]]);
   }, 60_000);
 
   it.skipIf(!python)('reports a zero-length line and a duplicate in model space that no viewport shows at drawing level, and as not plotted', async () => {
-    const copy = path.join(dir, 'unshown_defects.dxf');
-    const script = [
-      'import sys, ezdxf',
-      'doc = ezdxf.readfile(sys.argv[1])',
+    const report = await reviewEdited('unshown_defects.dxf', [
       'msp = doc.modelspace()',
       "msp.add_line((5000, 5000), (5000, 5000), dxfattribs={'layer': '0'})",
       "for _ in range(2): msp.add_circle((5100, 5000), 10, dxfattribs={'layer': '0'})",
-      'doc.saveas(sys.argv[2])',
-    ].join('\n');
-    execFileSync(python!, ['-c', script, paperA3, copy]);
-    const out = path.join(dir, 'out');
-    await reviewCommand.run([copy, '--out', out, '--no-llm', '--lang', 'en']);
-    const report = readReport(out);
-    const at = (id: string) => report.findings.filter((f) => f.checklistItemId === id).map((f) => [f.frameId, (f.location as { point?: { x: number; y: number } }).point ?? null]);
-    expect(at('GEO-001')).toEqual([[null, { x: 5000, y: 5000 }]]);
-    expect(at('GEO-002')).toEqual([[null, { x: 5100, y: 5000 }]]);
-    expect(at('GEO-003').map(([frameId]) => frameId)).toEqual([null]);
+    ]);
+    expect(pointsOf(report, 'GEO-001')).toEqual([[null, { x: 5000, y: 5000 }]]);
+    expect(pointsOf(report, 'GEO-002')).toEqual([[null, { x: 5100, y: 5000 }]]);
+    expect(pointsOf(report, 'GEO-003').map(([frameId]) => frameId)).toEqual([null]);
   }, 60_000);
 
   it('is pictured as plotted: the review screenshot is the backend render of the layout, not of model space', async () => {
