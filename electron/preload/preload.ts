@@ -1,5 +1,5 @@
-import { contextBridge, ipcRenderer } from 'electron';
-import type { AppBridge, ChannelName } from '../../shared/ipc/channels';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import type { AppBridge, ChannelName, PickedFile } from '../../shared/ipc/channels';
 import { IPC_PREFIX } from '../../shared/ipc/channels';
 
 // The renderer gets exactly one typed method per channel and an event subscription; never
@@ -65,6 +65,8 @@ const bridge = {
   visionGetImage: invoke('visionGetImage'),
   visionRenameSession: invoke('visionRenameSession'),
   visionDeleteSession: invoke('visionDeleteSession'),
+  // Only the path of a File object the page holds (one the user picked or dropped) can be asked for.
+  pathForFile: (file: PickedFile) => webUtils.getPathForFile(file as File),
   on(event: string, listener: (payload: never) => void) {
     const handler = (_e: unknown, message: { event: string; payload: unknown }) => {
       if (message.event === event) listener(message.payload as never);

@@ -117,4 +117,19 @@ describe('review store slice', () => {
     fake.emit('cadConnection', { state: 'backoff', endpoint: '127.0.0.1:8080', failures: 2, retryInMs: 800, reason: 'ECONNREFUSED' });
     expect(store.getState().connection).toMatchObject({ state: 'backoff', failures: 2 });
   });
+
+  it('sends the picked file\'s own path in the desktop app so the annotated copy lands next to it, and none in browser mode', async () => {
+    const file = new File(['0\nSECTION\n0\nEOF\n'], 'plan.dxf');
+    const desktop = scriptedBridge({ reviewOpenDxf: () => ok(drawing) }, { pathForFile: () => '/home/li/plan.dxf' });
+    await createAppStore(desktop.bridge, 'en').getState().openDxfFile(file);
+    expect(desktop.calls[0]?.input).toMatchObject({ fileName: 'plan.dxf', originalPath: '/home/li/plan.dxf' });
+
+    const browser = scriptedBridge({ reviewOpenDxf: () => ok(drawing) });
+    await createAppStore(browser.bridge, 'en').getState().openDxfFile(file);
+    expect(browser.calls[0]?.input).not.toHaveProperty('originalPath');
+    // A file without a path of its own (e.g. dragged from a browser) is opened like in browser mode.
+    const pathless = scriptedBridge({ reviewOpenDxf: () => ok(drawing) }, { pathForFile: () => '' });
+    await createAppStore(pathless.bridge, 'en').getState().openDxfFile(file);
+    expect(pathless.calls[0]?.input).not.toHaveProperty('originalPath');
+  });
 });

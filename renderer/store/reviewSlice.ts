@@ -237,7 +237,9 @@ export function createReviewSlice<S extends ShellSlice & ReviewSlice & ReviewVie
           report(readError(file), 'openDrawing');
           return undefined;
         }
-        return unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64 }), 'openDrawing');
+        // The desktop app saves the annotated copy next to the user's file; browser mode offers a download.
+        const originalPath = bridge.pathForFile?.(file) || undefined;
+        return unwrap(await bridge.reviewOpenDxf({ fileName: file.name, dataBase64, ...(originalPath ? { originalPath } : {}) }), 'openDrawing');
       });
     },
     connectCad: (host, port, confirmRemote) => withDrawing(async () => unwrap(await bridge.reviewConnectCad({ host, port, ...(confirmRemote ? { confirmRemote } : {}) }), 'connectCad')),

@@ -7,19 +7,22 @@ export type ScriptedHandler = (input: any) => Result<unknown> | Promise<Result<u
 /**
  * Test support: a bridge answering each channel from `handlers` (an unscripted channel answers
  * TEST_NOT_SCRIPTED), recording every call, and letting the test push host events with `emit`.
+ * `extras`: the desktop-only bridge methods (browser mode when absent).
  */
-export function scriptedBridge(handlers: Record<string, ScriptedHandler>) {
+export function scriptedBridge(handlers: Record<string, ScriptedHandler>, extras: Partial<Pick<AppBridge, 'pathForFile'>> = {}) {
   const calls: { channel: string; input: any }[] = [];
   const listeners = new Map<string, ((payload: any) => void)[]>();
   const on = (event: string, listener: (payload: any) => void) => {
     listeners.set(event, [...(listeners.get(event) ?? []), listener]);
     return () => undefined;
   };
-  const bridge = new Proxy({ on } as Record<string, unknown>, {
+  const bridge = new Proxy({ on, ...extras } as Record<string, unknown>, {
     get: (target, name: string) =>
       name in target
         ? target[name]
-        : async (input: unknown) => {
+        : name === 'pathForFile'
+          ? undefined // browser mode: no file paths unless the test gives the desktop method
+          : async (input: unknown) => {
             calls.push({ channel: name, input });
             const handler = handlers[name];
             return handler ? handler(input) : { ok: false, error: { code: 'TEST_NOT_SCRIPTED', message: name, retryable: false } };

@@ -33,8 +33,21 @@ export type IpcEvents = typeof ipcEvents;
 export type ChannelName = keyof IpcChannels & string;
 export type EventName = keyof IpcEvents & string;
 
+/** A file the user picked or dropped (a DOM `File`; shared code has no DOM types). */
+export interface PickedFile {
+  readonly name: string;
+  readonly size: number;
+}
+
 /** The object exposed to the renderer as `window.cadsight` (Electron) or built over WebSocket. */
-export type AppBridge = BridgeMethods<IpcChannels> & BridgeEvents<IpcEvents>;
+export type AppBridge = BridgeMethods<IpcChannels> &
+  BridgeEvents<IpcEvents> & {
+    /**
+     * Desktop app only: the absolute path of a file the user picked or dropped ('' when it has
+     * none, e.g. a file from a browser download). Browser mode has no such method.
+     */
+    pathForFile?(file: PickedFile): string;
+  };
 
 /** Prefix of Electron ipcMain channel strings. */
 export const IPC_PREFIX = 'cadsight:';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { cadConnectionViewSchema, drawingOverviewSchema, drawingSourceViewSchema } from '../../../shared/ipc/contracts/review';
@@ -50,6 +50,10 @@ export interface DrawingManagerOptions {
 /** `<name>.ai-review.dxf` next to `file` (the DXF backend's save_drawing default). */
 export const reviewCopyOf = (file: string): string => path.join(path.dirname(file), `${path.basename(file).replace(/\.dxf$/i, '')}.ai-review.dxf`);
 
+/** Where a DXF drawing's annotated copy goes: next to the user's original when known, else next to the data-folder copy. */
+export const annotatedCopyOf = (descriptor: Extract<DrawingDescriptor, { kind: 'sample' | 'dxf' }>): string =>
+  reviewCopyOf((descriptor.kind === 'dxf' ? descriptor.besideOriginal : undefined) ?? descriptor.path);
+
 export const safeName = (name: string): string => path.basename(name).replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 120) || 'drawing.dxf';
 
 /**
@@ -60,7 +64,8 @@ export const safeName = (name: string): string => path.basename(name).replace(/[
  * are recognised instead of written twice.
  */
 async function openDxfDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'sample' | 'dxf' }>): Promise<OpenDrawing> {
-  const copy = reviewCopyOf(descriptor.path);
+  const beside = descriptor.kind === 'dxf' ? descriptor.besideOriginal : undefined;
+  const copy = annotatedCopyOf(descriptor);
   const provider = await openDxfBackend(descriptor.path);
   const source = readOnlyProviderSource(descriptor.label, provider, DXF_CAPABILITIES);
   const targetOn = (served: string, backend: ToolProvider): DrawingWriteTarget => ({
@@ -79,8 +84,9 @@ async function openDxfDrawing(descriptor: Extract<DrawingDescriptor, { kind: 'sa
     async writeEndpoints() {
       // A fresh backend per write: the leaders written must not linger in the viewed original's session.
       const served = existsSync(copy) ? copy : descriptor.path;
-      // The app re-saves its own review copy in the data folder, so replacing it is intended.
-      const writer = await openDxfBackend(served, { save: { allowOverwrite: true } });
+      // The app re-saves its own review copy (in the data folder, or next to the user's original,
+      // where it opened that copy first so its leaders are kept), so replacing it is intended.
+      const writer = await openDxfBackend(served, { save: { allowOverwrite: true, ...(beside ? { outputDir: path.dirname(beside) } : {}) } });
       return { reader: readOnlyProviderSource(descriptor.label, writer, DXF_CAPABILITIES), target: targetOn(served, writer), saveTo: copy, close: () => undefined };
     },
     close: () => undefined,
@@ -120,11 +126,37 @@ export function decodeDxfUpload(fileName: string, dataBase64: string): Buffer {
   return bytes;
 }
 
+/**
+ * The renderer may name any path, so a path is trusted only when it is an absolute `.dxf` file
+ * holding exactly the bytes the user picked (a sandboxed page cannot read other files to forge
+ * them). Errors: REVIEW_ORIGINAL_PATH_REFUSED (`data.reason`).
+ */
+export function confirmOriginal(originalPath: string, bytes: Uint8Array): string {
+  const refuse = (reason: string, why: string) =>
+    new AppError('REVIEW_ORIGINAL_PATH_REFUSED', `The annotated copy cannot be saved next to ${path.basename(originalPath)}: ${why}. Open the drawing again.`, { data: { reason } });
+  if (!path.isAbsolute(originalPath) || !/\.dxf$/i.test(originalPath)) throw refuse('not-a-dxf-path', 'that is not the path of a DXF file');
+  let info;
+  try {
+    info = lstatSync(originalPath);
+  } catch {
+    throw refuse('missing', 'the file is no longer there');
+  }
+  if (!info.isFile()) throw refuse('not-a-file', 'that is not a plain file');
+  if (info.size !== bytes.length || !createHash('sha256').update(readFileSync(originalPath)).digest().equals(createHash('sha256').update(bytes).digest())) {
+    throw refuse('changed', 'the file on disk is not the one that was opened (it changed meanwhile)');
+  }
+  return originalPath;
+}
+
 export interface DrawingManager {
   current(): OpenDrawing | null;
   openSample(): Promise<OpenDrawing>;
-  /** Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID, CAD_DWG_UNSUPPORTED, CAD_DXF_INVALID. */
-  openUpload(fileName: string, dataBase64: string): Promise<OpenDrawing>;
+  /**
+   * `originalPath` (desktop app): the picked file's own path; the annotated copy is saved next to
+   * it once `confirmOriginal` accepts it. Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID,
+   * REVIEW_ORIGINAL_PATH_REFUSED, CAD_DWG_UNSUPPORTED, CAD_DXF_INVALID.
+   */
+  openUpload(fileName: string, dataBase64: string, originalPath?: string): Promise<OpenDrawing>;
   /**
    * A host other than this machine is reached only when the user confirmed it (`confirmRemote`,
    * sent by the renderer after its confirmation step) and, from browser mode (the caller may be
@@ -188,10 +220,11 @@ export function createDrawingManager(options: DrawingManagerOptions): DrawingMan
       const file = store(path.basename(options.sampleFile), readFileSync(options.sampleFile));
       return install(await open({ kind: 'sample', label: path.basename(options.sampleFile), path: file }));
     },
-    async openUpload(fileName, dataBase64) {
+    async openUpload(fileName, dataBase64, originalPath) {
       const bytes = decodeDxfUpload(fileName, dataBase64);
+      const besideOriginal = originalPath === undefined ? undefined : confirmOriginal(originalPath, bytes);
       const file = store(fileName, bytes);
-      return install(await open({ kind: 'dxf', label: path.basename(fileName), path: file }));
+      return install(await open({ kind: 'dxf', label: path.basename(fileName), path: file, ...(besideOriginal ? { besideOriginal } : {}) }));
     },
     async connectCad(endpoint, { transport }) {
       const defaults = options.cadDefaults();

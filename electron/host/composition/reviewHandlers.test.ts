@@ -441,6 +441,49 @@ describe('custom checklist paths named over IPC', () => {
   });
 });
 
+describe('the annotated copy next to the user\'s own drawing (desktop app)', () => {
+  it('saves <name>.ai-review.dxf next to the picked file, leaving the original untouched, once the host has checked the path holds the picked bytes', async () => {
+    const app = startApp(tempDir());
+    const handlers = createReviewHandlers(app.workspace);
+    const userDir = mkdtempSync(path.join(tmpdir(), 'user-drawings-'));
+    const original = path.join(userDir, 'plan 7.dxf');
+    const bytes = readFileSync(sample);
+    writeFileSync(original, bytes);
+    const overview = await handlers.reviewOpenDxf({ fileName: 'plan 7.dxf', dataBase64: bytes.toString('base64'), originalPath: original }, { transport: 'electron' });
+    expect(overview.source).toMatchObject({ kind: 'dxf', besideOriginal: original });
+
+    const detail = await completedRun(app);
+    const [first] = detail.findings;
+    await app.ok('reviewDecide', { runId: detail.run.id, findingId: first.id, decision: { kind: 'approve', payloadHash: first.payloadHash } });
+    const plan = await app.ok('reviewPreviewWrite', { runId: detail.run.id });
+    expect(plan.saveTo).toBe(path.join(userDir, 'plan 7.ai-review.dxf'));
+    const result = await app.ok('reviewWriteApproved', { runId: detail.run.id, payloadHashes: plan.items.map((i: any) => i.payloadHash) });
+    expect(result.savedPath).toBe(plan.saveTo);
+    expect(readFileSync(result.savedPath, 'latin1')).toContain('AI_REVIEW');
+    expect(readFileSync(original)).toEqual(bytes);
+  });
+
+  it('refuses a path from browser mode, a path that is not the picked file, and one that is not a DXF, each with its reason', async () => {
+    const app = startApp(tempDir());
+    const handlers = createReviewHandlers(app.workspace);
+    const userDir = mkdtempSync(path.join(tmpdir(), 'user-drawings-'));
+    const bytes = readFileSync(sample);
+    const original = path.join(userDir, 'a.dxf');
+    writeFileSync(original, bytes);
+    const other = path.join(userDir, 'b.dxf');
+    writeFileSync(other, Buffer.concat([bytes, Buffer.from('\n')]));
+    const open = (originalPath: string, transport: 'electron' | 'browser' = 'electron') =>
+      handlers.reviewOpenDxf({ fileName: 'a.dxf', dataBase64: bytes.toString('base64'), originalPath }, { transport });
+    await expect(open(original, 'browser')).rejects.toMatchObject({ code: 'REVIEW_ORIGINAL_PATH_REFUSED', data: { reason: 'browser-mode' } });
+    await expect(open(other)).rejects.toMatchObject({ code: 'REVIEW_ORIGINAL_PATH_REFUSED', data: { reason: 'changed' } });
+    await expect(open(path.join(userDir, 'missing.dxf'))).rejects.toMatchObject({ code: 'REVIEW_ORIGINAL_PATH_REFUSED', data: { reason: 'missing' } });
+    await expect(open('relative/a.dxf')).rejects.toMatchObject({ code: 'REVIEW_ORIGINAL_PATH_REFUSED', data: { reason: 'not-a-dxf-path' } });
+    await expect(open(path.join(userDir, 'a.txt'))).rejects.toMatchObject({ code: 'REVIEW_ORIGINAL_PATH_REFUSED', data: { reason: 'not-a-dxf-path' } });
+    // Nothing was opened by a refused request.
+    expect(await app.ok('reviewGetDrawing')).toBeNull();
+  });
+});
+
 describe('connecting to AutoCAD on another host', () => {
   it('refuses hosts other than this machine from browser mode before opening any connection', async () => {
     const app = startApp(tempDir());

@@ -124,7 +124,13 @@ export function createReviewHandlers(workspace: ReviewWorkspace): HandlerTable<t
       return drawing ? drawings.overview(drawing) : null;
     },
     reviewOpenSample: async () => drawings.overview(await drawings.openSample()),
-    reviewOpenDxf: async (input) => drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64)),
+    reviewOpenDxf: async (input, context) => {
+      // Only the desktop app's preload can read a picked file's path; a browser page never has one.
+      if (input.originalPath !== undefined && context.transport !== 'electron') {
+        throw new AppError('REVIEW_ORIGINAL_PATH_REFUSED', 'Only the desktop app saves the annotated copy next to the original; here it is offered as a download.', { data: { reason: 'browser-mode' } });
+      }
+      return drawings.overview(await drawings.openUpload(input.fileName, input.dataBase64, input.originalPath));
+    },
     reviewConnectCad: async (input, context) => drawings.overview(await drawings.connectCad(input, { transport: context.transport })),
     reviewRefreshDrawing: () => drawings.overview(requireDrawing(), { refresh: true }),
     async reviewFrameImage(input) {

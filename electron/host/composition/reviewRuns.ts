@@ -27,7 +27,7 @@ import {
 import { readConfinedFileSync } from '../../platform/dataDir/confinedFile';
 import { writeFileAtomicSync } from '../../platform/dataDir/fileSafety';
 import type { Logger } from '../../platform/log/types';
-import { reviewCopyOf, type DrawingDescriptor, type DrawingManager } from './reviewDrawings';
+import { annotatedCopyOf, type DrawingDescriptor, type DrawingManager } from './reviewDrawings';
 import { DXF_CAPABILITIES } from './reviewSources';
 import { findingView, frameRunView, isApprovedForWrite, plannedWrite, runSummaryView } from './reviewViews';
 import { pngSize } from './reviewOverview';
@@ -170,7 +170,7 @@ export function createRunManager(options: RunManagerOptions) {
     const descriptor = descriptorOf(runId);
     const tool = DXF_CAPABILITIES.leaderWrite!;
     const items = annotated(runId).filter(isApprovedForWrite).map((item) => plannedWrite(item, tool));
-    return { target: run.source, items, saveTo: descriptor.kind === 'cad' ? null : reviewCopyOf(descriptor.path) };
+    return { target: run.source, items, saveTo: descriptor.kind === 'cad' ? null : annotatedCopyOf(descriptor) };
   }
 
   return {

@@ -69,7 +69,7 @@ export function WriteDialog() {
   const frames = new Map((run?.frames ?? []).map((f) => [f.frame.id, f.frame]));
   const rules = new Map((run?.checklistItems ?? []).map((i) => [i.id, i.description]));
   const live = drawing !== null && run !== null && drawing.source.label === run.run.source;
-  const copyNote = (path: string): string => (browser ? t('review.write.copyDownload', { name: baseName(path) }) : t('review.write.copyDesktop', { name: baseName(path) }));
+  const copyNote = (path: string): string => (browser ? t('review.write.copyDownload', { name: baseName(path) }) : t('review.write.copyDesktop', { path }));
 
   if (result) {
     return (

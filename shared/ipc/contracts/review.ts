@@ -18,7 +18,8 @@ export const severityCountsViewSchema = z.object({ blocking: z.number().int(), m
 /** Where the current drawing comes from. `path` of sample/dxf is the copy in the data folder. */
 export const drawingSourceViewSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sample'), label: z.string(), path: z.string() }).strict(),
-  z.object({ kind: z.literal('dxf'), label: z.string(), path: z.string() }).strict(),
+  /** `besideOriginal`: the user's own file (desktop app), next to which the annotated copy is saved. */
+  z.object({ kind: z.literal('dxf'), label: z.string(), path: z.string(), besideOriginal: z.string().optional() }).strict(),
   z.object({ kind: z.literal('cad'), label: z.string(), host: z.string(), port: z.number().int() }).strict(),
 ]);
 
@@ -227,11 +228,15 @@ export const reviewChannels = {
   reviewOpenSample: { input: empty, output: drawingOverviewSchema },
   /**
    * Opens a DXF given as bytes (file picker / drag-and-drop); saved into the data folder and served
-   * by the embedded backend. Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID,
-   * CAD_DWG_UNSUPPORTED (DWG: save as DXF or use AutoCAD), CAD_DXF_INVALID.
+   * by the embedded backend. `originalPath` (desktop app only, from the picked file): the annotated
+   * copy is saved next to it, after the host checked that file holds exactly these bytes.
+   * Errors: REVIEW_UPLOAD_TOO_LARGE, REVIEW_UPLOAD_INVALID, REVIEW_ORIGINAL_PATH_REFUSED (browser
+   * mode, or the path is not the picked file), CAD_DWG_UNSUPPORTED (DWG: save as DXF or use AutoCAD), CAD_DXF_INVALID.
    */
   reviewOpenDxf: {
-    input: z.object({ fileName: z.string().min(1).max(255), dataBase64: z.string().min(1).max(Math.ceil(MAX_DXF_UPLOAD_BYTES / 3) * 4 + 8) }).strict(),
+    input: z
+      .object({ fileName: z.string().min(1).max(255), dataBase64: z.string().min(1).max(Math.ceil(MAX_DXF_UPLOAD_BYTES / 3) * 4 + 8), originalPath: z.string().min(1).max(4096).optional() })
+      .strict(),
     output: drawingOverviewSchema,
   },
   /**
