@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { checkModel, createOcctRuntime, encodeGlb, renderPng, type CadRuntime } from '../../electron/features/cadgen/index';
+import { checkModel, createOcctRuntime, encodeGlb, renderPng, renderReviewPng, type CadRuntime } from '../../electron/features/cadgen/index';
 import { openDatabase } from '../../electron/platform/db/openDatabase';
 import { createGenerationRuntime } from '../../electron/host/composition/cadgenGeneration';
 import { allMigrations } from '../../electron/host/composition/migrations';
@@ -119,6 +119,10 @@ async function runPart(fixture: GenFixture, delayMs = 0) {
       } finally {
         since(started);
       }
+    },
+    reviewPng: async (...a: Parameters<typeof renderReviewPng>) => {
+      const started = performance.now();
+      return renderReviewPng(...a).finally(() => since(started));
     },
   };
   const runtime = createOcctRuntime({ workerScript });
