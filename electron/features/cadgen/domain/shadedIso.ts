@@ -73,7 +73,7 @@ export function shadedIsoSvg(meshes: readonly ShadedFaceMesh[], visibleEdges: re
     else runs.push({ level: t.level, d: [t.d] });
   }
   const size = Math.max(maxX - minX, maxY - minY, 1e-3);
-  const text = size * 0.045;
+  const text = size * 0.035;
   const box = snapshot.measurements.bbox;
   const e = box.max.map((v, k) => v - (box.min[k] as number));
   const overall = `${formatMm(e[0] as number)} × ${formatMm(e[1] as number)} × ${formatMm(e[2] as number)} (X × Y × Z)`;
@@ -82,7 +82,7 @@ export function shadedIsoSvg(meshes: readonly ShadedFaceMesh[], visibleEdges: re
   const overallY = maxY + text * 2;
   const titleY = overallY + text * 2.2;
   const pad = text;
-  const halfText = Math.max(textWidth(overall, text), textWidth(title, text)) / 2;
+  const halfText = Math.max(textWidth(overall, text), textWidth(title, text * 1.1)) / 2;
   const left = Math.min(minX, centreX - halfText) - pad;
   const right = Math.max(maxX, centreX + halfText) + pad;
   const vb = [left, minY - pad, right - left, titleY + text * 0.6 + pad - (minY - pad)].map(n);

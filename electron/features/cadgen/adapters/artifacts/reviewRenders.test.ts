@@ -89,7 +89,8 @@ describe('compact reviewer renders of the flange', () => {
     for (const [i, image] of images.entries()) {
       const meta = await sharp(image.data).metadata();
       expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(REVIEW_MAX_LONG_EDGE);
-      expect(meta.paletteBitDepth ?? meta.isPalette).toBeTruthy();
+      // IHDR colour type 3: indexed colour (a palette PNG).
+      expect(image.data[25]).toBe(3);
       expect(choice.sent[i]?.bytes).toBe(image.data.byteLength);
     }
     const openai = choice.sent.reduce((t, s) => t + estimateVisionTokens(s.width, s.height), 0);
