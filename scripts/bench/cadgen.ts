@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { checkModel, createOcctRuntime, encodeGlb, renderPng, type CadRuntime } from '../../electron/features/cadgen/index';
+import { checkModel, createOcctRuntime, encodeGlb, renderPng, renderReviewPng, type CadRuntime } from '../../electron/features/cadgen/index';
 import { openDatabase } from '../../electron/platform/db/openDatabase';
 import { createGenerationRuntime } from '../../electron/host/composition/cadgenGeneration';
 import { allMigrations } from '../../electron/host/composition/migrations';
@@ -48,7 +48,7 @@ function platePart(features: number): GenFixture {
 }
 
 /** One model request: `tokens` as the provider bills it (text ~bytes/4, PNG renders by pixels, OpenAI rule); `anthropicTokens` with Anthropic's rule. */
-interface Call { role: 'author' | 'reviewer'; state: string; checkpoint: number; tool: string; bytes: number; tokens: number; anthropicTokens: number; naiveTokens: number; factsBytes: number }
+interface Call { role: 'author' | 'reviewer'; state: string; checkpoint: number; tool: string; bytes: number; tokens: number; anthropicTokens: number; naiveTokens: number; factsBytes: number; imageTokens: ImageTokens }
 
 function describe(request: CapturedRequest, step: ScriptStep): Call | null {
   const body = request.body as { messages: { role: string; content: unknown }[] };
@@ -69,6 +69,7 @@ function describe(request: CapturedRequest, step: ScriptStep): Call | null {
     anthropicTokens: promptTokensOf(request.body, request.bodyBytes, 'anthropic'),
     naiveTokens: tokensOf(request.bodyBytes),
     factsBytes: Buffer.byteLength(text),
+    imageTokens: imageTokensOf(request),
   };
 }
 
@@ -119,6 +120,10 @@ async function runPart(fixture: GenFixture, delayMs = 0) {
       } finally {
         since(started);
       }
+    },
+    reviewPng: async (...a: Parameters<typeof renderReviewPng>) => {
+      const started = performance.now();
+      return renderReviewPng(...a).finally(() => since(started));
     },
   };
   const runtime = createOcctRuntime({ workerScript });
@@ -316,3 +321,54 @@ mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
 writeFileSync(path.join(repoRoot, 'bench/results/cadgen.json'), `${JSON.stringify(result, null, 2)}\n`);
 writeFileSync(path.join(repoRoot, 'bench/results/cadgen.md'), md);
 process.stdout.write(md);
+
+// Reviewer renders (issue 27 item 2): request bytes and image tokens of every review call, as their own section.
+appendReviewerSection(scaling[0]!, evalRuns);
+
+/** Image tokens of a request alone: promptTokensOf with no text bytes leaves only the renders. */
+interface ImageTokens {
+  openai: number;
+  anthropic: number;
+  images: number;
+}
+function imageTokensOf(request: CapturedRequest): ImageTokens {
+  const images = (JSON.stringify(request.body).match(/iVBORw0KGgo/g) ?? []).length;
+  return { openai: promptTokensOf(request.body, 0, 'openai'), anthropic: promptTokensOf(request.body, 0, 'anthropic'), images };
+}
+
+/** Adds the reviewer figures to bench/results/cadgen.{json,md}: flange happy path against its targets, every fixture's totals. */
+function appendReviewerSection(flange: Run, runs: Run[]): void {
+  const reviewer = (run: Run) => run.calls.filter((c) => c.role === 'reviewer');
+  const totals = runs.map((run) => {
+    const calls = reviewer(run);
+    const withImages = calls.filter((c) => c.imageTokens.images > 0);
+    return { fixture: run.fixture.id, calls: calls.length, bytes: calls.reduce((t, c) => t + c.bytes, 0), maxImageTokensPerReview: Math.max(0, ...withImages.map((c) => Math.max(c.imageTokens.openai, c.imageTokens.anthropic))), imagesPerReview: withImages.map((c) => c.imageTokens.images) };
+  });
+  const calls = reviewer(flange).map((c) => ({ state: c.state, tool: c.tool, bytes: c.bytes, images: c.imageTokens.images, imageTokensOpenai: c.imageTokens.openai, imageTokensAnthropic: c.imageTokens.anthropic }));
+  const flangeBytes = calls.reduce((t, c) => t + c.bytes, 0);
+  const maxImageTokens = Math.max(0, ...calls.map((c) => Math.max(c.imageTokensOpenai, c.imageTokensAnthropic)));
+  const section = { flange: { calls, bytes: flangeBytes, maxImageTokensPerReview: maxImageTokens, targetBytes: 400 * 1024, targetImageTokens: 2000, beforeBytes: '1.13 MB over 5 calls (issue 27, four 1600 px RGBA PNGs per review)' }, fixtures: totals };
+  const jsonPath = path.join(repoRoot, 'bench/results/cadgen.json');
+  writeFileSync(jsonPath, `${JSON.stringify({ ...(JSON.parse(readFileSync(jsonPath, 'utf8')) as object), reviewerRenders: section }, null, 2)}\n`);
+  const ok = (yes: boolean) => (yes ? 'met' : '**not met**');
+  const mdText = `
+## Reviewer requests (compact renders)
+
+Each candidate and final review carries the shaded isometric view plus the line views that changed against the parent revision (first candidate and final review: every view), palette PNGs ≤ 1024 px sized to ≤ 2 000 image tokens by the dearer of the OpenAI tile rule and Anthropic's pixel rule (reviewRenders). Bytes are the HTTP request bodies; image tokens are estimated from each PNG's pixels (no tokenizer).
+
+| measure | value | target |
+|---|---|---|
+| flange happy path, reviewer request bytes (${calls.length} calls) | **${round(flangeBytes / 1024)} KB** (before: ${section.flange.beforeBytes}) | ≤ 400 KB: ${ok(flangeBytes <= 400 * 1024)} |
+| flange, image tokens of the dearest review (max of OpenAI / Anthropic rule) | **${maxImageTokens}** | ≤ 2 000: ${ok(maxImageTokens <= 2000)} |
+
+| flange call | tool | request bytes | images | image tokens OpenAI / Anthropic |
+|---|---|---|---|---|
+${calls.map((c) => `| ${c.state} | ${c.tool} | ${c.bytes} | ${c.images} | ${c.imageTokensOpenai} / ${c.imageTokensAnthropic} |`).join('\n')}
+
+| fixture | reviewer calls | reviewer bytes | images per review | dearest review, image tokens |
+|---|---|---|---|---|
+${totals.map((t) => `| ${t.fixture} | ${t.calls} | ${t.bytes} | ${t.imagesPerReview.join(' / ')} | ${t.maxImageTokensPerReview} |`).join('\n')}
+`;
+  writeFileSync(path.join(repoRoot, 'bench/results/cadgen.md'), readFileSync(path.join(repoRoot, 'bench/results/cadgen.md'), 'utf8') + mdText);
+  process.stdout.write(mdText);
+}

@@ -9,7 +9,7 @@ export type { BuildDependencies, BuildReport, BuildRequest } from './application
 export { parseClaims, evaluateClaims } from './application/evaluateClaims';
 export type { ClaimResult } from './application/evaluateClaims';
 export type { CadRuntime, BuildOutcome, BuildOutputs, FeatureReport, FaceMesh, ProjectionView, SectionView, StepInspection, RuntimeStats } from './ports/cadRuntime';
-export type { ArtifactPublisher, ArtifactEncoders, ArtifactManifest, ArtifactFile } from './ports/artifactPublisher';
+export type { ArtifactPublisher, ArtifactEncoders, ArtifactManifest, ArtifactFile, ReviewRenderEncoder } from './ports/artifactPublisher';
 export type { CdslDocument, CdslFeature, CdslFragment } from './domain/document';
 export { CDSL_VERSION } from './domain/document';
 export { DEFAULT_PROJECTION_METHOD, VIEW_CAMERAS, viewsFor } from './domain/drawingViews';
@@ -23,7 +23,7 @@ export { createOcctRuntime } from './adapters/occt/workerRuntime';
 export type { OcctRuntimeOptions } from './adapters/occt/workerRuntime';
 export { OCCT_OPERATION_IDS } from './adapters/occt/operationIds';
 export { encodeGlb } from './adapters/artifacts/glbEncoder';
-export { renderPng } from './adapters/artifacts/pngRenderer';
+export { renderPng, renderReviewPng } from './adapters/artifacts/pngRenderer';
 export { createFsPublisher } from './adapters/artifacts/fsPublisher';
 export { cadgenLeaseMigration, cadgenMigrations } from './migrations';
 export { createSqliteTaskRepository } from './adapters/store/sqliteTaskRepository';

@@ -1,4 +1,6 @@
-import { estimateVisionTokens } from '../../features/vision/index';
+import { anthropicImageTokens, estimateVisionTokens } from '../../../shared/imageBilling';
+
+export { anthropicImageTokens };
 
 /** Which billing rule applies: OpenAI (Responses, Chat Completions) or Anthropic Messages. */
 export type TokenRule = 'openai' | 'anthropic';
@@ -11,15 +13,6 @@ function pngSize(base64: string): { width: number; height: number } | null {
   const head = Buffer.from(base64.slice(0, 44), 'base64');
   if (head.length < 24) return null;
   return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
-}
-
-/**
- * Anthropic's published estimate: an image larger than 1568 px on its long edge or ~1.15
- * megapixels is scaled down first, then costs width × height / 750 tokens.
- */
-export function anthropicImageTokens(width: number, height: number): number {
-  const scale = Math.min(1, 1568 / Math.max(width, height), Math.sqrt(1_150_000 / (width * height)));
-  return Math.ceil((Math.round(width * scale) * Math.round(height * scale)) / 750);
 }
 
 /**

@@ -2,6 +2,7 @@ import { canonicalJson } from '../domain/canonicalJson';
 import type { Claim } from '../domain/claims';
 import type { CdslDocument } from '../domain/document';
 import { projectionSvg } from '../domain/drawingSvg';
+import { shadedIsoSvg } from '../domain/shadedIso';
 import { DEFAULT_PROJECTION_METHOD } from '../domain/drawingViews';
 import type { ProjectionMethod } from '../domain/drawingViews';
 import { summarizeTopology } from '../domain/topology';
@@ -48,6 +49,8 @@ export interface BuildReport {
 
 /** Drawings are rasterized wide enough that 2.5 mm lettering on an A4-sized view stays legible. */
 const PNG_WIDTH_PX = 1600;
+/** The shaded isometric view (SVG of flat-shaded triangles and visible edges), see shadedIsoSvg. */
+export const SHADED_ISO_SVG = 'view-iso-shaded.svg';
 
 async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, claims: ClaimResult[], encoders: ArtifactEncoders): Promise<ArtifactFile[]> {
   const text = (name: string, value: string): ArtifactFile => ({ name, bytes: new TextEncoder().encode(value) });
@@ -58,6 +61,9 @@ async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, clai
     const svg = projectionSvg({ view, method: outcome.projection_method ?? DEFAULT_PROJECTION_METHOD, snapshot });
     files.push(text(`view-${view.view}.svg`, svg), { name: `view-${view.view}.png`, bytes: encoders.png(svg, PNG_WIDTH_PX) });
   }
+  const iso = outcome.projections.find((v) => v.view === 'iso');
+  // The reviewer's shaded view: rasterized per review at the size the review's image budget allows.
+  if (iso) files.push(text(SHADED_ISO_SVG, shadedIsoSvg(outcome.meshes, iso.visible, snapshot)));
   files.push(text('measurements.json', JSON.stringify({ measurements: snapshot.measurements, features: outcome.features, claims }, null, 2)));
   files.push(text('topology.json', JSON.stringify(snapshot, null, 2)));
   files.push(text('document.cdsl.json', JSON.stringify(document, null, 2)));
@@ -73,7 +79,7 @@ async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, clai
 export async function buildDocument(deps: BuildDependencies, request: BuildRequest): Promise<BuildReport> {
   const withArtifacts = request.outDir !== undefined && deps.publisher !== undefined && deps.encoders !== undefined;
   const outcome = await deps.runtime.build(request.document, { step: withArtifacts, meshes: withArtifacts, projections: withArtifacts, projection_method: request.projectionMethod ?? DEFAULT_PROJECTION_METHOD });
-  const renders = outcome.projections ? outcome.projections.flatMap((v) => [`view-${v.view}.svg`, `view-${v.view}.png`]) : undefined;
+  const renders = outcome.projections ? [...outcome.projections.flatMap((v) => [`view-${v.view}.svg`, `view-${v.view}.png`]), ...(outcome.meshes && outcome.projections.some((v) => v.view === 'iso') ? [SHADED_ISO_SVG] : [])] : undefined;
   const claims = evaluateClaims(deps.catalog, request.claims, { snapshot: outcome.ok ? outcome.snapshot : null, stage: request.stage, ...(renders ? { renders } : {}) });
   let artifacts: ArtifactManifest | null = null;
   let artifactsMs: number | undefined;

@@ -34,3 +34,21 @@ export interface ArtifactEncoders {
   /** Rasterizes an SVG line drawing to PNG at `widthPx`. */
   png(svg: string, widthPx: number): Uint8Array;
 }
+
+/** The reviewer's rasterizer (CAD generation reviews; builds alone do not need it). */
+export interface ReviewRenderEncoder {
+  /**
+   * Rasterizes an SVG for a reviewer request: `widthPx` wide (height from the SVG's aspect), as a
+   * palette PNG of at most `colours` entries, all grey when `grey` (line art and flat shading need
+   * few: the PNG is a fraction of the truecolour bytes). The SVGs are the build's own; an
+   * unparsable one rejects with the rasterizer's error.
+   */
+  reviewPng(svg: string, options: ReviewPngOptions): Promise<{ bytes: Uint8Array; width: number; height: number }>;
+}
+
+/** Size and colour mode of one reviewer render. */
+export interface ReviewPngOptions {
+  widthPx: number;
+  colours: number;
+  grey: boolean;
+}

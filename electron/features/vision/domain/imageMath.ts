@@ -1,5 +1,7 @@
 import { visionError } from './errors';
 
+export { estimateVisionTokens } from '../../../../shared/imageBilling';
+
 /** A region as fractions of the image (0..1), as zoom_image receives it. */
 export interface FractionRegion {
   x: number;
@@ -31,20 +33,4 @@ export function regionToPixels(region: FractionRegion, width: number, height: nu
     width: Math.max(1, Math.min(width - left, Math.round(w * width))),
     height: Math.max(1, Math.min(height - top, Math.round(h * height))),
   };
-}
-
-/**
- * Estimated vision tokens of an image with OpenAI's high-detail tiling rule (fit in 2048,
- * shortest side 768, 170 per 512 tile + 85): a provider-neutral yardstick for the benchmark.
- */
-export function estimateVisionTokens(width: number, height: number): number {
-  let w = width;
-  let h = height;
-  const fit = Math.min(1, 2048 / Math.max(w, h));
-  w *= fit;
-  h *= fit;
-  const shortScale = Math.min(1, 768 / Math.min(w, h));
-  w *= shortScale;
-  h *= shortScale;
-  return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
 }

@@ -13,6 +13,7 @@ import type { CandidateBlocker } from '../../domain/verifiers/candidateGate';
 import type { ClaimResult } from '../evaluateClaims';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler, HandlerResult } from './handlerTypes';
+import { readRenderChoice } from './reviewRenders';
 import type { CandidateRow, TaskSnapshot } from './ports';
 import { headDocument, headMove, moveTo, nextRevisionId } from './transitions';
 
@@ -109,7 +110,8 @@ export const handleReviewCandidate: Handler<ReviewValue & { candidate_id: string
   const contradiction = contradictionRejection(value.claim_coverage, report.claims);
   if (contradiction) return contradiction;
   const blockers = gateCandidate(snapshot, pending.proposal.requirement_ids, report.claims);
-  const review = { kind: 'candidate' as const, target: candidate.candidate_id, verdict: value.verdict, body: value };
+  const renders = await readRenderChoice(deps, task.task_id, `revisions/${candidate.revision_id}`, 'candidate');
+  const review = { kind: 'candidate' as const, target: candidate.candidate_id, verdict: value.verdict, body: { ...value, render_choice: renders } };
   if (blockers.length > 0 || value.verdict === 'reject') {
     const error =
       blockers.length > 0
@@ -126,7 +128,7 @@ export const handleReviewCandidate: Handler<ReviewValue & { candidate_id: string
   }
   const revisionId = candidate.revision_id;
   const results = report.claims;
-  await deps.artifacts.writeStep(task.task_id, `revisions/${revisionId}/reviews/candidate-review.json`, JSON.stringify(value, null, 2));
+  await deps.artifacts.writeStep(task.task_id, `revisions/${revisionId}/reviews/candidate-review.json`, JSON.stringify({ ...value, render_choice: renders }, null, 2));
   const coverage = (snapshot.contract?.contract.requirements ?? [])
     .filter((r) => pending.proposal.requirement_ids.includes(r.requirement_id))
     .map((r) => ({ requirement_id: r.requirement_id, status: r.claim_ids.every((id) => results.find((x) => x.id === id)?.status === 'pass') ? 'complete' : 'partial' }));

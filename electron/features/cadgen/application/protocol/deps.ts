@@ -1,4 +1,4 @@
-import type { ArtifactEncoders, ArtifactPublisher } from '../../ports/artifactPublisher';
+import type { ArtifactEncoders, ArtifactPublisher, ReviewRenderEncoder } from '../../ports/artifactPublisher';
 import type { CadRuntime } from '../../ports/cadRuntime';
 import type { CdslCatalog } from '../cdslCatalog';
 import type { Clock, EventSink, ModelPort, TaskArtifacts, TaskRepository } from './ports';
@@ -18,7 +18,8 @@ export interface GenerationDeps {
   catalog: CdslCatalog;
   runtime: CadRuntime;
   publisher: ArtifactPublisher;
-  encoders: ArtifactEncoders;
+  /** Build artifacts, and the reviewer's compact renders (see reviewRenders). */
+  encoders: ArtifactEncoders & ReviewRenderEncoder;
   author: ModelPort;
   reviewer: ModelPort;
   clock: Clock;

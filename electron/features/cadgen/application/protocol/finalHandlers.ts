@@ -4,6 +4,7 @@ import type { ClaimResult } from '../evaluateClaims';
 import { contradictionRejection, deterministicBlockers } from './candidateHandlers';
 import { accepted } from './handlerTypes';
 import type { Handler } from './handlerTypes';
+import { readRenderChoice } from './reviewRenders';
 import { FINAL_SUFFIX } from './serverSteps';
 import { moveTo } from './transitions';
 
@@ -28,7 +29,9 @@ export const handleReviewFinal: Handler<ReviewValue & { revision_id: string }> =
   if (contradiction) return contradiction;
   const blockers = deterministicBlockers(results);
   const visual = judgeVisualClaims(results, value.visual_verdicts ?? []);
-  const review = { kind: 'final' as const, target: value.revision_id, verdict: value.verdict, body: value };
+  const revisionDir = snapshot.revisions.find((r) => r.revision_id === value.revision_id)?.dir;
+  const renders = revisionDir ? await readRenderChoice(deps, task.task_id, revisionDir, 'final') : null;
+  const review = { kind: 'final' as const, target: value.revision_id, verdict: value.verdict, body: { ...value, render_choice: renders } };
   if (blockers.length > 0 || visual.missing.length > 0 || visual.failed.length > 0 || value.verdict !== 'accept') {
     const error =
       blockers.length > 0
@@ -43,7 +46,7 @@ export const handleReviewFinal: Handler<ReviewValue & { revision_id: string }> =
       error.message,
     );
   }
-  await deps.artifacts.writeStep(task.task_id, `revisions/${value.revision_id}/reviews/final-review.json`, JSON.stringify(value, null, 2));
+  await deps.artifacts.writeStep(task.task_id, `revisions/${value.revision_id}/reviews/final-review.json`, JSON.stringify({ ...value, render_choice: renders }, null, 2));
   const judged = results.map((r) => visual.judged.find((j) => j.id === r.id) ?? r);
   await deps.artifacts.writeStep(task.task_id, 'result.json', JSON.stringify({ task_id: task.task_id, revision_id: value.revision_id, step: `revisions/${value.revision_id}/model.step`, glb: `revisions/${value.revision_id}/model.glb`, claims: judged.map((r) => ({ id: r.id, status: r.status })) }, null, 2));
   return accepted(

@@ -27,7 +27,17 @@ function snapshotWith(claims: ClaimResult[], parent: ClaimResult[] = []): TaskSn
 }
 
 const writes: string[] = [];
-const deps = { artifacts: { writeStep: async (_t: string, p: string) => void writes.push(p) } } as unknown as GenerationDeps;
+/** The task folder in memory: what writeStep wrote, readText reads back. */
+const files = new Map<string, string>();
+const deps = {
+  artifacts: {
+    writeStep: async (_t: string, p: string, text: string) => {
+      writes.push(p);
+      files.set(p, text);
+    },
+    readText: async (_t: string, p: string) => files.get(p) ?? null,
+  },
+} as unknown as GenerationDeps;
 type Row = { claim_id: string; status: 'pass' | 'fail' | 'pending' | 'unverified' };
 const accept = { candidate_id: 'cand_1', working_head: task.working_head, verdict: 'accept' as const, claim_coverage: [{ claim_id: 'claim_001', status: 'pass' }] as Row[], evidence: [], issues: [] };
 /** A lenient reviewer: copies the server's statuses and accepts anyway. */
@@ -104,6 +114,17 @@ describe('candidate review handler', () => {
     expect(outcome.change.task?.working_head).not.toBe(task.working_head);
     expect(outcome.change.ledger?.[0]).toMatchObject({ event: 'accepted', action_id: 'act_002', revision_id: 'rev_002', fragment_sha256: 'f', selector_snapshot_id: 's' });
     expect(writes).toContain('revisions/rev_002/reviews/candidate-review.json');
+  });
+
+  it('records in the review document which renders the reviewer was shown and why the others were left out', async () => {
+    const choice = { budget_tokens: 2000, tokens: { openai: 1020, anthropic: 1016 }, bytes: 25802, sent: [{ view: 'iso-shaded', source: 'view-iso-shaded.svg', width: 1024, height: 540, colour_mode: 'grey palette PNG, 16 levels', bytes: 19368, tokens: { openai: 765, anthropic: 738 }, why: 'the whole part' }], omitted: [{ view: 'front', why: 'unchanged against rev_001' }] };
+    files.set('revisions/rev_002/reviews/candidate-renders.json', JSON.stringify(choice));
+    const pending: ClaimResult = { id: 'claim_001', kind: 'through_cylindrical_bore', deterministic: true, status: 'pending', message: 'no bore yet', evidence: {} };
+    const outcome = await handleReviewCandidate({ snapshot: snapshotWith([pending]), value: lenient([pending]), deps, topology: null });
+    if (outcome.kind !== 'accepted') throw new Error('expected accepted');
+    expect(JSON.parse(files.get('revisions/rev_002/reviews/candidate-review.json') ?? '{}')).toMatchObject({ verdict: 'accept', render_choice: choice });
+    expect(outcome.change.review?.body).toMatchObject({ render_choice: choice });
+    files.delete('revisions/rev_002/reviews/candidate-renders.json');
   });
 });
 
