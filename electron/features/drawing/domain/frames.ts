@@ -46,11 +46,12 @@ const MIN_FRAME_SHARE = 0.3;
 /** Title blocks sit in the lower right; this part of a sheet frame is searched for its fields. */
 const TITLE_REGION = { fromLeft: 0.4, fromBottom: 0.35 };
 /**
- * The GB/T 10609.1 title block is 180 mm wide whatever the sheet, set against the border's lower
- * right (5 or 10 mm margin): on A4 (landscape 297 mm, portrait 210 mm) it reaches past the share
- * above, so the region is at least this many sheet millimetres wide.
+ * The GB/T 10609.1 title block is 180 mm wide whatever the sheet (192 mm with the border's margin),
+ * set against the border's lower right: on A4 (portrait 210 mm, landscape 297 mm wide) it reaches
+ * past the share above. A4, the smallest sheet (297 mm long side), bounds its share of a frame's
+ * long side from above, whatever the frame's scale.
  */
-const GB_TITLE_BLOCK_REACH_MM = 192;
+const GB_TITLE_BLOCK_SHARE_OF_A4_LONG_SIDE = 192 / 297;
 
 /**
  * Finds drawing frames in every layout (or one): frame/title-block block inserts, closed
@@ -161,12 +162,11 @@ function describeFrame(found: FoundFrame, texts: Extract<Primitive, { kind: 'tex
   return { ...frame, sheet, sheetBox: sheet ? trimmedSheetBox(b, sheet) : b, titleBlock };
 }
 
-/** The lower-right part of a sheet frame where its title block is read: the usual share, widened to a GB title block's width on the sheet's scale. */
+/** The lower-right part of a sheet frame where its title block is read: the usual share, widened to a GB title block's width on an A4 sheet. */
 function lowerRightRegion(b: Box): Box {
   const width = b.maxX - b.minX;
   const height = b.maxY - b.minY;
-  const k = matchSheet(width, height)?.scale;
-  const reach = Math.min(width, Math.max(width * (1 - TITLE_REGION.fromLeft), k ? GB_TITLE_BLOCK_REACH_MM * k : 0));
+  const reach = Math.min(width, Math.max(width * (1 - TITLE_REGION.fromLeft), Math.max(width, height) * GB_TITLE_BLOCK_SHARE_OF_A4_LONG_SIDE));
   return { minX: b.maxX - reach, minY: b.minY, maxX: b.maxX, maxY: b.minY + height * TITLE_REGION.fromBottom };
 }
 

@@ -4,29 +4,11 @@ import { dot, parallel } from '../vec3';
 import type { Vec3 } from '../vec3';
 import { findBores } from '../verifiers/bores';
 import type { Bore } from '../verifiers/bores';
+import { filletFaces } from '../verifiers/blendVerifiers';
 import { angleDimension, endOnView, holeLocations, radiusDimension } from './featureDimensions';
+import type { DimView, PlannedDimension, PlannedTolerance } from './plannedDimension';
 
-/** Which orthographic view a dimension belongs in. */
-export type DimView = 'front' | 'top' | 'side';
-
-/** A bilateral tolerance (mm) shown after a dimension's value. */
-export interface PlannedTolerance {
-  upper: number;
-  lower: number;
-}
-
-/** A dimension the sheet must carry, in model terms (placement is the composer's). */
-export type PlannedDimension = (
-  | { id: string; kind: 'extent'; axis: 0 | 1 | 2; value: number; view: DimView }
-  | { id: string; kind: 'diameter'; centre: Vec3; axis: Vec3; radius: number; value: number; count: number; view: DimView; pattern?: { pcd: number; centre: Vec3 } }
-  | { id: string; kind: 'pcd'; centre: Vec3; axis: Vec3; value: number; view: DimView }
-  /** A fillet's radius: the leader from `centre` along `outward` through the middle of its arc. */
-  | { id: string; kind: 'radius'; centre: Vec3; axis: Vec3; radius: number; value: number; outward: Vec3; view: DimView }
-  /** The angle (degrees) at `vertex` between the two rays' points, inside the material. */
-  | { id: string; kind: 'angle'; vertex: Vec3; rays: [Vec3, Vec3]; value: number; view: DimView }
-  /** A hole centre located along model `axis` from a datum edge point or the previous centre of its chain. */
-  | { id: string; kind: 'location'; axis: 0 | 1 | 2; from: Vec3; to: Vec3; value: number; view: DimView }
-) & { tolerance?: PlannedTolerance };
+export type { DimView, PlannedDimension, PlannedTolerance } from './plannedDimension';
 
 /** Why a claim produced no dimension of its own. */
 export type UndimensionedReason = 'not_dimensional' | 'covered_by_other_dimension' | 'geometry_not_found' | 'not_seen_end_on' | 'unsupported_claim_kind';
@@ -187,7 +169,7 @@ export function planDimensions(claims: Claim[], snapshot: TopologySnapshot): Dim
         }
         entry.values_mm = [radius];
         const dim = radiusDimension(snapshot, radius, (e.convexity as 'convex' | 'concave' | 'any' | undefined) ?? 'any', id());
-        if (!dim) entry.reason = 'not_seen_end_on';
+        if (!dim) entry.reason = filletFaces(snapshot, (e.convexity as 'convex' | 'concave' | 'any' | undefined) ?? 'any').some((f) => Math.abs((f.radius_mm ?? 0) - radius) <= TOL) ? 'not_seen_end_on' : 'geometry_not_found';
         else {
           dims.push(dim);
           entry.dimensions.push(dim.id);

@@ -4,7 +4,7 @@ import type { Vec3 } from '../vec3';
 import { faceCorners } from '../verifiers/angleVerifiers';
 import { filletFaces } from '../verifiers/blendVerifiers';
 import type { Bore } from '../verifiers/bores';
-import type { DimView, PlannedDimension } from './claimDimensions';
+import type { DimView, PlannedDimension } from './plannedDimension';
 
 const TOL = 1e-3;
 const VIEW_AXIS: Record<DimView, Vec3> = { front: [0, 1, 0], top: [0, 0, 1], side: [1, 0, 0] };
