@@ -182,6 +182,13 @@ class EntityWriter {
       measurement = (a2 - a1) / deg;
       const r = Math.hypot(d.at.x - d.center.x, d.at.y - d.center.y);
       this.entity(block.tags, { kind: 'arc', layer: '尺寸标注', center: d.center, radius: r, startDeg: a1 / deg, endDeg: a2 / deg }, block.record);
+      // Extension lines along both sides from the vertex to just past the arc, arrows on the arc's ends pointing outwards along it.
+      for (const [angle, turn] of [[a1, -1], [a2, 1]] as const) {
+        const ux = Math.cos(angle);
+        const uy = Math.sin(angle);
+        line({ x: d.center.x + ux * TEXT_GAP * k, y: d.center.y + uy * TEXT_GAP * k }, { x: d.center.x + ux * (r + EXT_BEYOND * k), y: d.center.y + uy * (r + EXT_BEYOND * k) });
+        this.arrow(block.tags, block.record, { x: d.center.x + ux * r, y: d.center.y + uy * r }, -uy * turn, ux * turn);
+      }
       const mid = (a1 + a2) / 2;
       textAt = { x: d.center.x + Math.cos(mid) * (r + (TEXT_GAP + DIM_TEXT / 2) * k), y: d.center.y + Math.sin(mid) * (r + (TEXT_GAP + DIM_TEXT / 2) * k) };
       defPoint = d.at;

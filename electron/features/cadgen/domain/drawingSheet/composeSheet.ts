@@ -78,10 +78,10 @@ function viewBox(view: DimView, method: ProjectionMethod, snapshot: TopologySnap
   return { u0: Math.min(...pts.map((p) => p.x)), u1: Math.max(...pts.map((p) => p.x)), v0: Math.min(...pts.map((p) => p.y)), v1: Math.max(...pts.map((p) => p.y)) };
 }
 
-/** Paper area for the views: inside the border, above the title block. */
+/** Paper area for the views: inside the border, above the title block; wider bands left (location chains) and on top (the section's A—A label). */
 function viewArea(format: SheetFormat): { x0: number; y0: number; x1: number; y1: number } {
   const { width, height, margin } = SHEET_FORMATS[format];
-  return { x0: BINDING_MARGIN + AREA_MARGIN, y0: margin + TITLE_BLOCK.rows * TITLE_BLOCK.rowHeight + AREA_MARGIN, x1: width - margin - AREA_MARGIN, y1: height - margin - AREA_MARGIN };
+  return { x0: BINDING_MARGIN + AREA_MARGIN + 4, y0: margin + TITLE_BLOCK.rows * TITLE_BLOCK.rowHeight + AREA_MARGIN, x1: width - margin - AREA_MARGIN, y1: height - margin - AREA_MARGIN - 8 };
 }
 
 function fits(format: SheetFormat, s: number, w: number, h: number): boolean {
@@ -174,13 +174,13 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
       continue;
     }
     if (d.kind === 'location') {
-      // One chain per view and direction: below the view for horizontal distances, left of it for vertical ones (past the height extent in the front view).
+      // One chain per view and direction: below the view for horizontal distances, left of it for vertical ones (past the section marks and the front view's height extent).
       const p1 = at3(d.view, d.from);
       const p2 = at3(d.view, d.to);
       const box = boxes[d.view];
       const off = placements[d.view].offset;
       const horizontal = Math.abs(p2.x - p1.x) > Math.abs(p2.y - p1.y);
-      const at = horizontal ? { x: p1.x, y: off.y + box.v0 - 10 * k } : { x: off.x + box.u0 - (d.view === 'front' ? 18 : 10) * k, y: p1.y };
+      const at = horizontal ? { x: p1.x, y: off.y + box.v0 - 10 * k } : { x: off.x + box.u0 - (d.view === 'front' ? 22 : 16) * k, y: p1.y };
       entities.push({ kind: 'dimension', type: 'linear', p1, p2, at, angleDeg: horizontal ? 0 : 90, text, ...tolerance });
       continue;
     }
@@ -191,9 +191,11 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
       const ccw = (((dir[1] - dir[0]) * 180) / Math.PI + 360) % 360;
       // The writer measures counter-clockwise from p1 to p2: start from the ray that sweeps the material angle.
       const forward = Math.abs(ccw - d.value) < Math.abs(360 - ccw - d.value);
-      const [p1, p2] = (forward ? rays : [...rays].reverse()) as [SheetPoint, SheetPoint];
-      const mid = (forward ? dir[0] : dir[1]) + ((forward ? ccw : 360 - ccw) * Math.PI) / 360;
-      const reach = 12 * k;
+      // An angle under 180° is drawn between the faces' extensions beyond the vertex (the vertical angle, equal), off the part.
+      const outside = d.value < 180 ? rays.map((r) => ({ x: 2 * vertex.x - r.x, y: 2 * vertex.y - r.y })) : rays;
+      const [p1, p2] = (forward ? outside : [...outside].reverse()) as [SheetPoint, SheetPoint];
+      const mid = Math.atan2(p1.y - vertex.y, p1.x - vertex.x) + ((forward ? ccw : 360 - ccw) * Math.PI) / 360;
+      const reach = 16 * k;
       entities.push({ kind: 'dimension', type: 'angular', center: vertex, p1, p2, at: { x: vertex.x + Math.cos(mid) * reach, y: vertex.y + Math.sin(mid) * reach }, text, ...tolerance });
       continue;
     }
@@ -201,7 +203,8 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
       const centre = at3(d.view, d.centre);
       const tip = at3(d.view, [d.centre[0] + d.outward[0], d.centre[1] + d.outward[1], d.centre[2] + d.outward[2]]);
       const len = Math.hypot(tip.x - centre.x, tip.y - centre.y) || 1;
-      const reach = d.radius + 12 * k;
+      // An inside fillet's leader crosses the material to the far side: the text goes clear of the part's corner.
+      const reach = d.radius + (d.concave ? 25 : 12) * k;
       entities.push({ kind: 'dimension', type: 'radius', center: centre, radius: d.radius, at: { x: centre.x + ((tip.x - centre.x) / len) * reach, y: centre.y + ((tip.y - centre.y) / len) * reach }, text, ...tolerance });
       continue;
     }
@@ -253,7 +256,7 @@ function sectionMarks(section: NonNullable<SheetViews['section']>, k: number, pl
     out.push({ kind: 'text', layer: '文字', at: { x: end.x + dir * 3 * k, y: end.y + 2 * k }, height: 5 * k, text: 'A', align: 'center' });
   }
   const label = place('front', { x: (boxes.front.u0 + boxes.front.u1) / 2, y: boxes.front.v1 });
-  out.push({ kind: 'text', layer: '文字', at: { x: label.x, y: label.y + 22 * k }, height: 5 * k, text: lang === 'zh-CN' ? 'A—A' : 'A-A', align: 'center' });
+  out.push({ kind: 'text', layer: '文字', at: { x: label.x, y: label.y + 18 * k }, height: 5 * k, text: lang === 'zh-CN' ? 'A—A' : 'A-A', align: 'center' });
   return out;
 }
 

@@ -32,7 +32,7 @@ export function radiusDimension(snapshot: TopologySnapshot, radius: number, conv
     // The arc's middle lies from the axis towards the face's centroid.
     const outward = normalize(sub(face.centroid, centre));
     if (!outward) continue;
-    return { id, kind: 'radius', centre, axis: d, radius, value: radius, outward, view };
+    return { id, kind: 'radius', centre, axis: d, radius, value: radius, outward, concave: face.concave === true, view };
   }
   return undefined;
 }
