@@ -59,7 +59,7 @@ export interface ComposedSheet {
 /** GB/T 14690 preferred scales as paper mm per model mm, largest first. */
 const PREFERRED_SCALES = [5, 2, 1, 1 / 2, 1 / 5, 1 / 10, 1 / 20, 1 / 50, 1 / 100];
 /** Paper millimetres between views and around them (room for dimensions). */
-const VIEW_GAP = 30;
+const VIEW_GAP = 24;
 const AREA_MARGIN = 18;
 
 const scaleText = (s: number): string => (s >= 1 ? `${s}:1` : `1:${Math.round(1 / s)}`);
@@ -78,10 +78,13 @@ function viewBox(view: DimView, method: ProjectionMethod, snapshot: TopologySnap
   return { u0: Math.min(...pts.map((p) => p.x)), u1: Math.max(...pts.map((p) => p.x)), v0: Math.min(...pts.map((p) => p.y)), v1: Math.max(...pts.map((p) => p.y)) };
 }
 
-/** Paper area for the views: inside the border, above the title block; wider bands left (location chains) and on top (the section's A—A label). */
+/**
+ * Paper area for the views: inside the border, above the title block and its general-tolerance
+ * note; wider bands left and below (location chains) and on top (the section's A—A label).
+ */
 function viewArea(format: SheetFormat): { x0: number; y0: number; x1: number; y1: number } {
   const { width, height, margin } = SHEET_FORMATS[format];
-  return { x0: BINDING_MARGIN + AREA_MARGIN + 4, y0: margin + TITLE_BLOCK.rows * TITLE_BLOCK.rowHeight + AREA_MARGIN, x1: width - margin - AREA_MARGIN, y1: height - margin - AREA_MARGIN - 8 };
+  return { x0: BINDING_MARGIN + AREA_MARGIN + 4, y0: margin + TITLE_BLOCK.rows * TITLE_BLOCK.rowHeight + AREA_MARGIN + 4, x1: width - margin - AREA_MARGIN, y1: height - margin - AREA_MARGIN - 8 };
 }
 
 function fits(format: SheetFormat, s: number, w: number, h: number): boolean {
