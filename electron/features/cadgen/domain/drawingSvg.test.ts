@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { textPath, textWidth } from './drawingLettering';
-import { distinctHidden, formatMm, projectionSvg } from './drawingSvg';
+import { distinctHidden, drawingLanguageOf, formatMm, projectionSvg } from './drawingSvg';
 import { VIEW_CAMERAS, viewsFor } from './drawingViews';
 import type { TopologySnapshot } from './topology';
 import { cross, dot } from './vec3';
@@ -49,6 +49,11 @@ describe('drawing views', () => {
         expect(drawn('en', view, blind)).not.toContain('<text');
       }
     }
+  });
+
+  it('take a task’s drawing language from its request: Chinese when it is written with Han characters', () => {
+    expect(drawingLanguageOf('法兰，外径 120 mm，厚 12 mm，4×Ø10 通孔')).toBe('zh-CN');
+    expect(drawingLanguageOf('flange OD 120 mm, 12 mm thick, 4×Ø10 through holes on PCD 90')).toBe('en');
   });
 
   it('drop hidden segments that repeat another hidden or a visible segment in either direction', () => {
