@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCdslCatalog, createOcctRuntime, OCCT_OPERATION_IDS, type CadRuntime, type Claim } from '../../features/cadgen/index';
-import { DrawingIndex, findFrames, parseDxfBytes } from '../../features/drawing/index';
+import { DrawingIndex, findFrames, measureDimension, parseDxfBytes } from '../../features/drawing/index';
 import { createSqliteReviewStore, reviewMigrations } from '../../features/review/index';
 import { openDatabase } from '../../platform/db/openDatabase';
 import { writePartDrawing, type PartDrawingOutcome } from './cadgenDrawing';
@@ -22,27 +22,43 @@ const EZDXF = `
 import json, sys, ezdxf
 doc = ezdxf.readfile(sys.argv[1])
 auditor = doc.audit()
-dims = [{"m": d.get_measurement(), "text": d.dxf.text, "type": d.dimtype} for d in doc.modelspace().query("DIMENSION")]
+def tol(d):
+    ov = d.override()
+    return {"on": ov.get("dimtol", 0), "tp": ov.get("dimtp", 0), "tm": ov.get("dimtm", 0)}
+def pts(d):
+    return [[p.x, p.y] for p in (d.dxf.get("defpoint2"), d.dxf.get("defpoint3")) if p is not None]
+dims = [{"m": d.get_measurement(), "text": d.dxf.text, "type": d.dimtype & 7, "angle": d.dxf.get("angle", 0), "tol": tol(d), "pts": pts(d)} for d in doc.modelspace().query("DIMENSION")]
 print(json.dumps({"errors": [str(e.message) for e in auditor.errors], "dims": dims}))
 `;
-function ezdxf(file: string): { errors: string[]; dims: { m: number; text: string; type: number }[] } {
+interface EzdxfDimension {
+  m: number;
+  text: string;
+  /** 0 linear, 2 angular (2-line), 3 diameter, 4 radius, 5 angular (3-point). */
+  type: number;
+  angle: number;
+  tol: { on: number; tp: number; tm: number };
+  /** Linear dimensions: the two definition points (13, 14). */
+  pts: [number, number][];
+}
+function ezdxf(file: string): { errors: string[]; dims: EzdxfDimension[] } {
   const run = spawnSync('/usr/bin/python3', ['-c', EZDXF, file], { encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
 }
 
 const outcomes = new Map<string, PartDrawingOutcome>();
-async function drawing(name: string): Promise<PartDrawingOutcome> {
-  const cached = outcomes.get(name);
+async function drawing(name: string, extraClaims: Claim[] = []): Promise<PartDrawingOutcome> {
+  const key = `${name}${extraClaims.map((c) => `+${c.id}`).join('')}`;
+  const cached = outcomes.get(key);
   if (cached) return cached;
   const document = catalog.validateDocument(JSON.parse(readFileSync(path.join(examples, `${name}.json`), 'utf8')));
-  const claims = (JSON.parse(readFileSync(path.join(examples, `${name}.claims.json`), 'utf8')) as { claims: Claim[] }).claims;
+  const claims = [...(JSON.parse(readFileSync(path.join(examples, `${name}.claims.json`), 'utf8')) as { claims: Claim[] }).claims, ...extraClaims];
   const outcome = await writePartDrawing(
     { runtime, store },
     { document, claims, method: 'first_angle', format: 'auto', lang: 'zh-CN', titleBlock: { title: `${name} 零件`, drawingNo: `CS-${name.toUpperCase()}-001`, material: 'Q235', date: '2026-12-04', revision: 'rev_003' } },
-    path.join(dir, name),
+    path.join(dir, key),
   );
-  outcomes.set(name, outcome);
+  outcomes.set(key, outcome);
   return outcome;
 }
 
@@ -52,6 +68,8 @@ beforeAll(() => {
 afterAll(async () => {
   await runtime.dispose();
   db.close();
+  // CDSL_KEEP_DRAWINGS=<folder> keeps the sheets to look at (DXF, PDF, report per example).
+  if (process.env.CDSL_KEEP_DRAWINGS) cpSync(dir, process.env.CDSL_KEEP_DRAWINGS, { recursive: true });
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -67,6 +85,8 @@ describe.each(['flange', 'plate_hole_grid', 'l_bracket', 'chamfered_block'])('th
       expect([undefined, 'covered_by_other_dimension'], claim.claim_id).toContain(claim.reason);
       expect(claim.dimensions.length, claim.claim_id).toBeGreaterThan(0);
       for (const value of claim.values_mm) expect(measured.some((m) => Math.abs(m - value) < 1e-6), `${claim.claim_id} ${value} in ${measured.join(', ')}`).toBe(true);
+      const angles = read.dims.filter((d) => d.type === 2 || d.type === 5).map((d) => d.m);
+      for (const value of claim.values_deg ?? []) expect(angles.some((m) => Math.abs(m - value) < 1e-6), `${claim.claim_id} ${value}° in ${angles.join(', ')}`).toBe(true);
     }
     // Each planned dimension is written once.
     expect(read.dims).toHaveLength(outcome.sheet.dimensions.length);
@@ -127,5 +147,67 @@ describe('the flange drawing', () => {
     expect(hiddenInFront).toEqual([]);
     expect(outcome.sheet.claims.find((c) => c.claim_id === 'volume')?.reason).toBe('not_dimensional');
     expect(outcome.sheet.claims.find((c) => c.claim_id === 'concentric')?.reason).toBe('covered_by_other_dimension');
+  });
+});
+
+describe('the plate with a grid of holes', () => {
+  it('fits an A4 sheet at 1:1 and locates every hole from the datum edges by one chain per direction, measured the same by ezdxf and by our reader', async () => {
+    const outcome = await drawing('plate_hole_grid');
+    expect(outcome.sheet).toMatchObject({ format: 'A4', scale: '1:1' });
+    // Holes at x = −30, 0, 30 and y = −15, 15 on a 100 × 60 plate: 20, 30, 30 from the left edge, 15, 30 from the front edge.
+    const locations = outcome.sheet.dimensions.filter((d) => d.kind === 'location');
+    const read = ezdxf(outcome.dxfPath);
+    const top = outcome.sheet.placements.top.offset;
+    const chain = (angle: number): EzdxfDimension[] => read.dims.filter((d) => d.type === 0 && Math.abs(d.angle - angle) < 1e-9 && d.pts.every(([x, y]) => y <= top.y + 30 + 1e-6 && x <= top.x + 50 + 1e-6));
+    const horizontal = chain(0).sort((a, b) => Math.min(a.pts[0]![0], a.pts[1]![0]) - Math.min(b.pts[0]![0], b.pts[1]![0]));
+    const vertical = chain(90).sort((a, b) => Math.min(a.pts[0]![1], a.pts[1]![1]) - Math.min(b.pts[0]![1], b.pts[1]![1]));
+    expect(horizontal.map((d) => d.m)).toEqual([20, 30, 30]);
+    expect(vertical.map((d) => d.m)).toEqual([15, 30]);
+    expect(locations.map((d) => d.value).sort((a, b) => a - b)).toEqual([15, 20, 30, 30, 30]);
+    // The chain starts on the datum edge (x = −50 / y = −30) and ends on each hole's centre.
+    const xs = [...new Set(horizontal.flatMap((d) => d.pts.map(([x]) => Number((x - top.x).toFixed(6)))))].sort((a, b) => a - b);
+    const ys = [...new Set(vertical.flatMap((d) => d.pts.map(([, y]) => Number((y - top.y).toFixed(6)))))].sort((a, b) => a - b);
+    expect(xs).toEqual([-50, -30, 0, 30]);
+    expect(ys).toEqual([-30, -15, 15]);
+    // Our own measured-dimension code reads the same values from the definition points.
+    const doc = parseDxfBytes(readFileSync(outcome.dxfPath), outcome.dxfPath).document;
+    const ours = doc.layouts[0]!.entities.flatMap((e) => measureDimension(doc, e) ?? []).map((m) => m.measured);
+    expect(ours.sort()).toEqual(read.dims.map((d) => d.m).sort());
+    // The holes' callout is one "6×Ø6" for the six equal holes, the claims point at their chains.
+    expect(outcome.sheet.dimensions.filter((d) => d.kind === 'diameter').map((d) => d.text)).toEqual(['6×%%c<>']);
+    expect(outcome.sheet.claims.find((c) => c.claim_id === 'corner_hole')!.dimensions.length).toBeGreaterThan(1);
+  });
+});
+
+describe('radius, angle and tolerance claims', () => {
+  it('become a radial R5 on the bracket’s inside fillet, a 135° angular dimension on the chamfer and a Ø8 ±0.015 with DIMTOL set', async () => {
+    const bracket = ezdxf((await drawing('l_bracket')).dxfPath);
+    const radial = bracket.dims.filter((d) => d.type === 4);
+    expect(radial.map((d) => d.text)).toEqual(['R<>']);
+    expect(radial[0]!.m).toBeCloseTo(5, 6);
+    const block = await drawing('chamfered_block');
+    const read = ezdxf(block.dxfPath);
+    const angular = read.dims.filter((d) => d.type === 2 || d.type === 5);
+    expect(angular).toHaveLength(1);
+    expect(angular[0]!.m).toBeCloseTo(135, 6);
+    const bore = read.dims.find((d) => d.type === 3)!;
+    expect(bore.m).toBeCloseTo(8, 6);
+    expect(bore.tol).toEqual({ on: 1, tp: 0.015, tm: 0.015 });
+    // Only the claim with a workshop tolerance carries one: the 0.001 mm verification precision does not.
+    expect(read.dims.filter((d) => d.tol.on === 1)).toHaveLength(1);
+    expect(block.sheet.claims.find((c) => c.claim_id === 'chamfer_angle')).toMatchObject({ values_deg: [135], dimensions: [expect.any(String)] });
+    expect(block.sheet.claims.find((c) => c.claim_id === 'chamfer_angle')!.reason).toBeUndefined();
+  });
+
+  it('lists a claim that cannot be dimensioned with its typed reason instead of drawing something else', async () => {
+    const outcome = await drawing('l_bracket', [
+      { id: 'no_such_angle', kind: 'face_angle_deg', expected: { edge_direction: [0, 1, 0], angle_deg: 60, tolerance_deg: 0.01 } },
+      { id: 'oblique_edge', kind: 'face_angle_deg', expected: { edge_direction: [1, 1, 0], angle_deg: 90, tolerance_deg: 0.01 } },
+      { id: 'no_convex_fillet', kind: 'fillet_radius', expected: { radius_mm: 5, convexity: 'convex', tolerance_mm: 0.001 } },
+    ]);
+    const reasons = Object.fromEntries(outcome.sheet.claims.map((c) => [c.claim_id, c.reason]));
+    expect(reasons).toMatchObject({ no_such_angle: 'geometry_not_found', oblique_edge: 'not_seen_end_on', no_convex_fillet: 'geometry_not_found' });
+    const report = JSON.parse(readFileSync(outcome.reportPath, 'utf8')) as { claims: { claim_id: string; reason?: string; dimensions: string[] }[] };
+    expect(report.claims.find((c) => c.claim_id === 'no_such_angle')).toMatchObject({ reason: 'geometry_not_found', dimensions: [] });
   });
 });

@@ -2,6 +2,7 @@ import { canonicalJson } from '../domain/canonicalJson';
 import type { Claim } from '../domain/claims';
 import type { CdslDocument } from '../domain/document';
 import { projectionSvg } from '../domain/drawingSvg';
+import type { DrawingLanguage } from '../domain/drawingSvg';
 import { shadedIsoSvg } from '../domain/shadedIso';
 import { DEFAULT_PROJECTION_METHOD } from '../domain/drawingViews';
 import type { ProjectionMethod } from '../domain/drawingViews';
@@ -29,6 +30,8 @@ export interface BuildRequest {
   stage: 'candidate' | 'final';
   /** Orthographic views of the drawings: first angle (default, GB/T 4458.1) or third angle. */
   projectionMethod?: ProjectionMethod;
+  /** Language of the line drawings' labels (view names, 通孔/THRU); English when omitted. */
+  labelLanguage?: DrawingLanguage;
 }
 
 /** What `cadsight cdsl build` prints and the UI shows. */
@@ -52,13 +55,13 @@ const PNG_WIDTH_PX = 1600;
 /** The shaded isometric view (SVG of flat-shaded triangles and visible edges), see shadedIsoSvg. */
 export const SHADED_ISO_SVG = 'view-iso-shaded.svg';
 
-async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, claims: ClaimResult[], encoders: ArtifactEncoders): Promise<ArtifactFile[]> {
+async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, claims: ClaimResult[], encoders: ArtifactEncoders, lang: DrawingLanguage): Promise<ArtifactFile[]> {
   const text = (name: string, value: string): ArtifactFile => ({ name, bytes: new TextEncoder().encode(value) });
   const snapshot = outcome.snapshot;
   if (!snapshot || !outcome.step || !outcome.meshes || !outcome.edge_lines || !outcome.projections) return [];
   const files: ArtifactFile[] = [text('model.step', outcome.step), { name: 'model.glb', bytes: await encoders.glb(outcome.meshes, snapshot, document.name, outcome.edge_lines) }];
   for (const view of outcome.projections) {
-    const svg = projectionSvg({ view, method: outcome.projection_method ?? DEFAULT_PROJECTION_METHOD, snapshot });
+    const svg = projectionSvg({ view, method: outcome.projection_method ?? DEFAULT_PROJECTION_METHOD, snapshot, lang });
     files.push(text(`view-${view.view}.svg`, svg), { name: `view-${view.view}.png`, bytes: encoders.png(svg, PNG_WIDTH_PX) });
   }
   const iso = outcome.projections.find((v) => v.view === 'iso');
@@ -85,7 +88,7 @@ export async function buildDocument(deps: BuildDependencies, request: BuildReque
   let artifactsMs: number | undefined;
   if (withArtifacts && outcome.ok) {
     const started = performance.now();
-    const files = await artifactFiles(outcome, request.document, claims, deps.encoders as ArtifactEncoders);
+    const files = await artifactFiles(outcome, request.document, claims, deps.encoders as ArtifactEncoders, request.labelLanguage ?? 'en');
     artifacts = await (deps.publisher as ArtifactPublisher).publish(request.outDir as string, files, {
       document_name: request.document.name,
       input_text: canonicalJson(request.document),

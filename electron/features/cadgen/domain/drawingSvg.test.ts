@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { textPath, textWidth } from './drawingLettering';
-import { distinctHidden, formatMm, projectionSvg } from './drawingSvg';
+import { distinctHidden, drawingLanguageOf, formatMm, projectionSvg } from './drawingSvg';
 import { VIEW_CAMERAS, viewsFor } from './drawingViews';
 import type { TopologySnapshot } from './topology';
 import { cross, dot } from './vec3';
+import { plateWithBores } from './verifiers/topology.testSupport';
 
 const box: TopologySnapshot = { snapshot_id: '0'.repeat(64), faces: [], edges: [], features: [], measurements: { solid_count: 1, volume_mm3: 1, area_mm2: 1, bbox: { min: [-20, -15, 0], max: [20, 15, 10] } } };
 
@@ -27,6 +28,32 @@ describe('drawing views', () => {
     expect(desc('front')).toBe('width 40; height 10');
     expect(desc('top')).toBe('width 40; height 30');
     expect(desc('left')).toBe('width 30; height 10');
+  });
+
+  it('label a zh-CN drawing in Chinese set in a CJK font, with no English word left in what it shows or describes', () => {
+    const drawn = (lang: 'en' | 'zh-CN', view: 'front' | 'top' | 'left' | 'iso', blind: boolean): string => projectionSvg({ view: { view, visible: [], hidden: [] }, method: 'first_angle', snapshot: plateWithBores([[-20, 0], [20, 0]], blind), lang });
+    const top = drawn('zh-CN', 'top', false);
+    expect(top).toContain('<title>俯视图（自 +Z 向）</title>');
+    expect(top).toMatch(/<text [^>]*font-family="'Noto Sans CJK SC'[^>]*>2×Ø10 通孔<\/text>/);
+    expect(drawn('zh-CN', 'top', true)).toMatch(/>Ø10 深 \d+<\/text>/);
+    expect(drawn('zh-CN', 'front', false)).toContain('>主视图 · 自 −Y 向</text>');
+    expect(drawn('zh-CN', 'left', false)).toContain('>第一角投影 · 单位 mm</text>');
+    expect(drawn('zh-CN', 'iso', false)).toContain('>轴测图 · 自 +X −Y +Z 向</text>');
+    for (const view of ['front', 'top', 'left', 'iso'] as const) {
+      for (const blind of [false, true]) {
+        const svg = drawn('zh-CN', view, blind);
+        // Everything a reader sees or is told: the typeset labels, the title and the description.
+        const words = [...svg.matchAll(/<(text|title|desc)[^>]*>([^<]*)</g)].map((m) => m[2]).join(' ');
+        expect(words.match(/[A-Za-z]{2,}/g)?.filter((w) => w !== 'mm') ?? [], `${view} ${String(blind)}`).toEqual([]);
+        // The English drawing stays all single-stroke lettering (its PNG needs no font).
+        expect(drawn('en', view, blind)).not.toContain('<text');
+      }
+    }
+  });
+
+  it('take a task’s drawing language from its request: Chinese when it is written with Han characters', () => {
+    expect(drawingLanguageOf('法兰，外径 120 mm，厚 12 mm，4×Ø10 通孔')).toBe('zh-CN');
+    expect(drawingLanguageOf('flange OD 120 mm, 12 mm thick, 4×Ø10 through holes on PCD 90')).toBe('en');
   });
 
   it('drop hidden segments that repeat another hidden or a visible segment in either direction', () => {

@@ -19,9 +19,45 @@ export interface DrawingInput {
   method: ProjectionMethod;
   /** The measured revision: overall sizes and bores are taken from here, never from the document. */
   snapshot: TopologySnapshot;
+  /** Language of the labels (view names, THRU/通孔); English when omitted. */
+  lang?: DrawingLanguage;
 }
 
-const TITLES: Record<ProjectionViewName, string> = { front: 'FRONT VIEW', top: 'TOP VIEW', left: 'LEFT VIEW', right: 'RIGHT VIEW', iso: 'ISOMETRIC VIEW' };
+export type DrawingLanguage = 'en' | 'zh-CN';
+
+/** The drawing's words per language (GB/T 4458.1 view names in Chinese). */
+const LABELS: Record<DrawingLanguage, { titles: Record<ProjectionViewName, string>; from: (side: string) => string; caption: (title: string, side: string) => string; through: string; depth: string; width: string; height: string; projection: (method: ProjectionMethod) => string }> = {
+  en: {
+    caption: (title, side) => `${title} from ${side}`,
+    width: 'width',
+    height: 'height',
+    titles: { front: 'FRONT VIEW', top: 'TOP VIEW', left: 'LEFT VIEW', right: 'RIGHT VIEW', iso: 'ISOMETRIC VIEW' },
+    from: (side) => `FROM ${side}`,
+    through: 'THRU',
+    depth: 'DEPTH',
+    projection: (method) => `${method === 'first_angle' ? 'FIRST' : 'THIRD'} ANGLE PROJECTION · MM`,
+  },
+  'zh-CN': {
+    caption: (title, side) => `${title}（自 ${side} 向）`,
+    width: '宽',
+    height: '高',
+    titles: { front: '主视图', top: '俯视图', left: '左视图', right: '右视图', iso: '轴测图' },
+    from: (side) => `自 ${side} 向`,
+    through: '通孔',
+    depth: '深',
+    projection: (method) => `${method === 'first_angle' ? '第一角' : '第三角'}投影 · 单位 mm`,
+  },
+};
+
+/** The language a task's drawings are labelled in: Chinese when its request is written with Han characters. */
+export function drawingLanguageOf(request: string): DrawingLanguage {
+  return /[\u4e00-\u9fff]/.test(request) ? 'zh-CN' : 'en';
+}
+
+/** Han characters: the single-stroke lettering has no glyphs for them, so they are set as SVG text. */
+const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
+/** CJK-capable faces: the Noto/Source Han CJK fonts the PNG rasterizer loads, then the desktop fonts of Chinese systems. */
+const CJK_FONT_FAMILY = "'Noto Sans CJK SC', 'Source Han Sans SC', 'Microsoft YaHei', 'PingFang SC', SimHei, sans-serif";
 
 /** Dimension numbers: at most two decimals, no trailing zeros (40, 12.5, 33.33). */
 export const formatMm = (value: number): string => String(Math.round(value * 100) / 100);
@@ -65,6 +101,7 @@ class Bounds {
 }
 
 const n = (v: number): string => String(Math.round(v * 1000) / 1000);
+const escapeXml = (v: string): string => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Arrowhead triangle at (x, y) pointing along (dx, dy) (unit), `size` long. */
 function arrow(x: number, y: number, dx: number, dy: number, size: number): string {
@@ -75,11 +112,11 @@ function arrow(x: number, y: number, dx: number, dy: number, size: number): stri
 }
 
 /** Bores seen end-on in this view, grouped by diameter and through/depth, with their drawing centres. */
-function boreGroups(camera: ViewCamera, bores: Bore[]): { label: string; centres: [number, number][]; radius: number }[] {
+function boreGroups(camera: ViewCamera, bores: Bore[], words: (typeof LABELS)[DrawingLanguage]): { label: string; centres: [number, number][]; radius: number }[] {
   const groups = new Map<string, { label: string; centres: [number, number][]; radius: number }>();
   for (const bore of bores) {
     if (!parallel(bore.axis.direction, camera.toward_viewer, 1e-6)) continue;
-    const size = `Ø${formatMm(bore.diameter_mm)} ${bore.through ? 'THRU' : `DEPTH ${formatMm(bore.length_mm)}`}`;
+    const size = `Ø${formatMm(bore.diameter_mm)} ${bore.through ? words.through : `${words.depth} ${formatMm(bore.length_mm)}`}`;
     const group = groups.get(size) ?? { label: size, centres: [], radius: bore.diameter_mm / 2 };
     group.centres.push(project(camera, bore.axis.origin));
     groups.set(size, group);
@@ -113,9 +150,14 @@ export function projectionSvg(input: DrawingInput): string {
   const filled: string[] = [];
   const lettering: string[] = [];
   const rotated: string[] = [];
+  const typeset: string[] = [];
+  const words = LABELS[input.lang ?? 'en'];
   const write = (value: string, x: number, y: number, height: number, anchor: 'start' | 'middle' | 'end' = 'middle'): void => {
-    lettering.push(textPath(value, x, y, height, anchor));
-    const w = textWidth(value, height);
+    // Lettering with Han characters is set in a CJK font (each Han character about one em wide).
+    const cjk = CJK.test(value);
+    if (cjk) typeset.push(`<text x="${n(x)}" y="${n(y)}" font-size="${n(height * 1.35)}" font-family="${CJK_FONT_FAMILY}" text-anchor="${anchor}" fill="#1f4fbf" stroke="none">${escapeXml(value)}</text>`);
+    else lettering.push(textPath(value, x, y, height, anchor));
+    const w = cjk ? [...value].reduce((sum, c) => sum + (CJK.test(c) ? 1.35 : 0.75) * height, 0) : textWidth(value, height);
     const left = anchor === 'start' ? x : anchor === 'middle' ? x - w / 2 : x - w;
     all.add(left, y - height);
     all.add(left + w, y + height * 0.3);
@@ -128,7 +170,7 @@ export function projectionSvg(input: DrawingInput): string {
     annotation.push(`M${n(part.minX)} ${n(y)}L${n(part.maxX)} ${n(y)}`);
     filled.push(arrow(part.minX, y, -1, 0, text * 0.9), arrow(part.maxX, y, 1, 0, text * 0.9));
     write(formatMm(part.maxX - part.minX), (part.minX + part.maxX) / 2, y - text * 0.4, text);
-    described.push(`width ${formatMm(part.maxX - part.minX)}`, `height ${formatMm(part.maxY - part.minY)}`);
+    described.push(`${words.width} ${formatMm(part.maxX - part.minX)}`, `${words.height} ${formatMm(part.maxY - part.minY)}`);
     const x = part.maxX + gap;
     annotation.push(`M${n(part.maxX + gap * 0.15)} ${n(part.minY)}L${n(x + gap * 0.15)} ${n(part.minY)}M${n(part.maxX + gap * 0.15)} ${n(part.maxY)}L${n(x + gap * 0.15)} ${n(part.maxY)}`);
     annotation.push(`M${n(x)} ${n(part.minY)}L${n(x)} ${n(part.maxY)}`);
@@ -143,7 +185,7 @@ export function projectionSvg(input: DrawingInput): string {
 
     // Bore callouts: a leader from the rim at 45° up-right of the right-most bore of each size.
     let slot = 0;
-    for (const group of boreGroups(camera, findBores(input.snapshot))) {
+    for (const group of boreGroups(camera, findBores(input.snapshot), words)) {
       const [cx, cyBore] = group.centres.reduce((best, c) => (c[0] - c[1] > best[0] - best[1] ? c : best));
       const rim: [number, number] = [cx + group.radius * Math.SQRT1_2, cyBore - group.radius * Math.SQRT1_2];
       const elbowY = Math.min(rim[1] - gap * 0.5, part.minY - gap * 0.3 - slot * text * 1.8);
@@ -164,8 +206,8 @@ export function projectionSvg(input: DrawingInput): string {
 
   const titleY = all.maxY + text * 2.2;
   const centreX = (part.minX + part.maxX) / 2;
-  write(`${TITLES[input.view.view]} · FROM ${camera.from}`, centreX, titleY, text * 1.25);
-  write(`${input.method === 'first_angle' ? 'FIRST' : 'THIRD'} ANGLE PROJECTION · MM`, centreX, titleY + text * 2, text * 0.8);
+  write(`${words.titles[input.view.view]} · ${words.from(camera.from)}`, centreX, titleY, text * 1.25);
+  write(words.projection(input.method), centreX, titleY + text * 2, text * 0.8);
 
   const pad = text;
   const vb = [all.minX - pad, all.minY - pad, all.maxX - all.minX + 2 * pad, all.maxY - all.minY + 2 * pad].map(n);
@@ -180,6 +222,7 @@ export function projectionSvg(input: DrawingInput): string {
     `<path d="${annotation.join('')}" stroke="#1f4fbf" stroke-width="${n(thin * 1.5)}"/>`,
     `<g stroke="#1f4fbf" stroke-width="${n(text / 9)}"><path d="${lettering.join('')}"/>${rotated.join('')}</g>`,
     `</g><path d="${filled.join('')}" fill="#1f4fbf"/>`,
-    `<title>${TITLES[input.view.view]} from ${camera.from}</title><desc>${described.join('; ')}</desc></svg>`,
+    typeset.join(''),
+    `<title>${escapeXml(words.caption(words.titles[input.view.view], camera.from))}</title><desc>${escapeXml(described.join('; '))}</desc></svg>`,
   ].join('');
 }

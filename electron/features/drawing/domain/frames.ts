@@ -45,6 +45,13 @@ const BORDER_LAYER = /border|frame|图框|图幅|^tk$|rahmen/i;
 const MIN_FRAME_SHARE = 0.3;
 /** Title blocks sit in the lower right; this part of a sheet frame is searched for its fields. */
 const TITLE_REGION = { fromLeft: 0.4, fromBottom: 0.35 };
+/**
+ * The GB/T 10609.1 title block is 180 mm wide whatever the sheet (192 mm with the border's margin),
+ * set against the border's lower right: on A4 (portrait 210 mm, landscape 297 mm wide) it reaches
+ * past the share above. A4, the smallest sheet (297 mm long side), bounds its share of a frame's
+ * long side from above, whatever the frame's scale.
+ */
+const GB_TITLE_BLOCK_SHARE_OF_A4_LONG_SIDE = 192 / 297;
 
 /**
  * Finds drawing frames in every layout (or one): frame/title-block block inserts, closed
@@ -141,10 +148,7 @@ function describeFrame(found: FoundFrame, texts: Extract<Primitive, { kind: 'tex
   const { titleRegion, ...frame } = found;
   const b = frame.bbox;
   const whole = frame.kind === 'title_block' || frame.kind === 'layout' || frame.kind === 'extents';
-  const region: Box =
-    titleRegion ?? whole
-      ? (titleRegion ?? b)
-      : { minX: b.minX + (b.maxX - b.minX) * TITLE_REGION.fromLeft, minY: b.minY, maxX: b.maxX, maxY: b.minY + (b.maxY - b.minY) * TITLE_REGION.fromBottom };
+  const region: Box = titleRegion ?? whole ? (titleRegion ?? b) : lowerRightRegion(b);
   // A space taken whole has a title block only where one was found, never "somewhere in everything".
   const inRegion = frame.kind === 'extents' && !titleRegion ? [] : texts.filter((t) => t.at.x >= region.minX && t.at.x <= region.maxX && t.at.y >= region.minY && t.at.y <= region.maxY);
   const titleBlock = readTitleBlock(inRegion);
@@ -156,6 +160,14 @@ function describeFrame(found: FoundFrame, texts: Extract<Primitive, { kind: 'tex
   const paperSheet = frame.kind === 'layout' && frame.extent === 'paper';
   const sheet = paperSheet ? (matchSheet(b.maxX - b.minX, b.maxY - b.minY) ?? null) : frame.kind === 'title_block' || frame.kind === 'layout' || frame.kind === 'extents' ? null : (matchSheet(b.maxX - b.minX, b.maxY - b.minY, hints) ?? null);
   return { ...frame, sheet, sheetBox: sheet ? trimmedSheetBox(b, sheet) : b, titleBlock };
+}
+
+/** The lower-right part of a sheet frame where its title block is read: the usual share, widened to a GB title block's width on an A4 sheet. */
+function lowerRightRegion(b: Box): Box {
+  const width = b.maxX - b.minX;
+  const height = b.maxY - b.minY;
+  const reach = Math.min(width, Math.max(width * (1 - TITLE_REGION.fromLeft), Math.max(width, height) * GB_TITLE_BLOCK_SHARE_OF_A4_LONG_SIDE));
+  return { minX: b.maxX - reach, minY: b.minY, maxX: b.maxX, maxY: b.minY + height * TITLE_REGION.fromBottom };
 }
 
 function layoutTexts(index: DrawingIndex, layout: DxfLayout): Extract<Primitive, { kind: 'text' }>[] {

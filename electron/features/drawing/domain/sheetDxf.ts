@@ -16,6 +16,8 @@ const HATCH_SPACING = 3;
 
 const num = (v: number): string => String(Math.round(v * 1e9) / 1e9);
 const fmt = (v: number): string => String(Math.round(v * 100) / 100);
+/** Tolerances keep their thousandths (±0.015). */
+const fmtTolerance = (v: number): string => String(Math.round(v * 10000) / 10000);
 const deg = Math.PI / 180;
 
 class EntityWriter {
@@ -180,23 +182,40 @@ class EntityWriter {
       measurement = (a2 - a1) / deg;
       const r = Math.hypot(d.at.x - d.center.x, d.at.y - d.center.y);
       this.entity(block.tags, { kind: 'arc', layer: '尺寸标注', center: d.center, radius: r, startDeg: a1 / deg, endDeg: a2 / deg }, block.record);
+      // Extension lines along both sides from the vertex to just past the arc, arrows on the arc's ends pointing outwards along it.
+      for (const [angle, turn] of [[a1, -1], [a2, 1]] as const) {
+        const ux = Math.cos(angle);
+        const uy = Math.sin(angle);
+        line({ x: d.center.x + ux * TEXT_GAP * k, y: d.center.y + uy * TEXT_GAP * k }, { x: d.center.x + ux * (r + EXT_BEYOND * k), y: d.center.y + uy * (r + EXT_BEYOND * k) });
+        this.arrow(block.tags, block.record, { x: d.center.x + ux * r, y: d.center.y + uy * r }, -uy * turn, ux * turn);
+      }
       const mid = (a1 + a2) / 2;
       textAt = { x: d.center.x + Math.cos(mid) * (r + (TEXT_GAP + DIM_TEXT / 2) * k), y: d.center.y + Math.sin(mid) * (r + (TEXT_GAP + DIM_TEXT / 2) * k) };
       defPoint = d.at;
       dimtype = 5;
       typeTags = [[100, 'AcDb3PointAngularDimension'], [13, num(a.p1.x)], [23, num(a.p1.y)], [33, '0'], [14, num(a.p2.x)], [24, num(a.p2.y)], [34, '0'], [15, num(d.center.x)], [25, num(d.center.y)], [35, '0']];
     }
-    const tol = d.tolerance ? (d.tolerance.upper === -d.tolerance.lower ? `±${fmt(d.tolerance.upper)}` : ` +${fmt(d.tolerance.upper)}/${fmt(d.tolerance.lower)}`) : '';
+    const tol = d.tolerance ? (d.tolerance.upper === -d.tolerance.lower ? `%%p${fmtTolerance(d.tolerance.upper)}` : ` +${fmtTolerance(d.tolerance.upper)}/${fmtTolerance(d.tolerance.lower)}`) : '';
     const shown = d.text.replace('<>', fmt(measurement)) + tol;
     this.text(block.tags, '尺寸标注', block.record, textAt, DIM_TEXT * k, shown, 'middle', textRotation);
     const handle = this.head(this.entities, 'DIMENSION', '尺寸标注', 'AcDbDimension', this.modelSpace);
     void handle;
-    this.entities.push([280, '0'], [2, block.name], [10, num(defPoint.x)], [20, num(defPoint.y)], [30, '0'], [11, num(textAt.x)], [21, num(textAt.y)], [31, '0'], [70, String(dimtype | 32)], [71, '5'], [42, num(measurement)], [1, d.text + tol], [3, DIM_STYLE], ...typeTags);
+    this.entities.push([280, '0'], [2, block.name], [10, num(defPoint.x)], [20, num(defPoint.y)], [30, '0'], [11, num(textAt.x)], [21, num(textAt.y)], [31, '0'], [70, String(dimtype | 32)], [71, '5'], [42, num(measurement)], [1, d.tolerance ? d.text : d.text + tol], [3, DIM_STYLE], ...typeTags, ...toleranceOverride(d.tolerance));
     const blockHandle = this.handles.take();
     this.blocks.push([0, 'BLOCK'], [5, blockHandle], [330, block.record], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbBlockBegin'], [2, block.name], [70, '1'], [10, '0'], [20, '0'], [30, '0'], [3, block.name], [1, '']);
     this.blocks.push(...block.tags);
     this.blocks.push([0, 'ENDBLK'], [5, this.handles.take()], [330, block.record], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbBlockEnd']);
   }
+}
+
+/**
+ * A dimension's tolerance as AutoCAD stores it: DIMTOL on with DIMTP/DIMTM (upper, minus the
+ * lower) and three tolerance decimals in the entity's DSTYLE override, so an editor regenerating
+ * the dimension shows the same "±0.015" the block prints.
+ */
+function toleranceOverride(tolerance: SheetDimension['tolerance']): Tag[] {
+  if (!tolerance) return [];
+  return [[1001, 'ACAD'], [1000, 'DSTYLE'], [1002, '{'], [1070, '71'], [1070, '1'], [1070, '47'], [1040, num(tolerance.upper)], [1070, '48'], [1040, num(-tolerance.lower)], [1070, '272'], [1070, '3'], [1002, '}']];
 }
 
 /**

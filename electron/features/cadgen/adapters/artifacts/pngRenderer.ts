@@ -1,10 +1,20 @@
+import { existsSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
+import { DEFAULT_CJK_FONT_FILES } from '../../../drawing/index';
 import type { ReviewPngOptions } from '../../ports/artifactPublisher';
 
-/** Rasterizes a line-drawing SVG to PNG at a fixed width (white background from the SVG). */
+/**
+ * Rasterizes a line-drawing SVG to PNG at a fixed width (white background from the SVG). English
+ * drawings are all stroked lettering and need no font; a drawing with typeset (Chinese) labels
+ * gets the installed Noto CJK collection, never the machine's other fonts.
+ */
 export function renderPng(svg: string, widthPx: number): Uint8Array {
-  const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: widthPx }, font: { loadSystemFonts: false } });
-  return resvg.render().asPng();
+  return rasterize(svg, widthPx).asPng();
+}
+
+function rasterize(svg: string, widthPx: number) {
+  const fontFiles = svg.includes('<text') ? DEFAULT_CJK_FONT_FILES.filter((f) => existsSync(f)) : [];
+  return new Resvg(svg, { fitTo: { mode: 'width', value: widthPx }, font: { loadSystemFonts: false, fontFiles, defaultFontFamily: 'Noto Sans CJK SC' } }).render();
 }
 
 let sharpLoaded: Promise<typeof import('sharp')> | undefined;
@@ -15,7 +25,7 @@ let sharpLoaded: Promise<typeof import('sharp')> | undefined;
  * colour first, so the palette holds only grey levels (the shaded view).
  */
 export async function renderReviewPng(svg: string, options: ReviewPngOptions): Promise<{ bytes: Uint8Array; width: number; height: number }> {
-  const rendered = new Resvg(svg, { fitTo: { mode: 'width', value: options.widthPx }, font: { loadSystemFonts: false } }).render();
+  const rendered = rasterize(svg, options.widthPx);
   const { width, height } = rendered;
   const sharp = (await (sharpLoaded ??= import('sharp'))).default;
   let image = sharp(rendered.pixels, { raw: { width, height, channels: 4 } }).removeAlpha();

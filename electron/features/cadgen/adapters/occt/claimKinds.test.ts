@@ -109,6 +109,19 @@ describe('fillet_radius and chamfer_size on dressed blocks', () => {
     expect(status(chamfered, 'chamfer_size', { distance_mm: 3, tolerance_mm: tol })).toBe('fail');
     expect(status(await built([block]), 'chamfer_size', { distance_mm: 2, tolerance_mm: tol })).toBe('fail');
   });
+
+  it('face_angle_deg measures 135° inside the material where a 45° chamfer meets the top, 90° on a plain block edge, 270° in an inside corner, and fails at the final rebuild with nothing to measure', async () => {
+    const top = await edges((e) => e.start[2] === 20 && e.end[2] === 20);
+    const chamfered = await built([block, { atomic_id: 'chamfer', params: { edge_tokens: top, distance_mm: 2 } }]);
+    const along = (angle: number, direction = [0, 1, 0]) => status(chamfered, 'face_angle_deg', { edge_direction: direction, angle_deg: angle, tolerance_deg: 0.01 });
+    expect(along(135)).toBe('pass');
+    expect(along(90)).toBe('pass');
+    expect(along(120)).toBe('fail');
+    expect(status(chamfered, 'face_angle_deg', { edge_direction: [1, 1, 0], angle_deg: 90, tolerance_deg: 0.01 })).toBe('fail');
+    // An inside corner (the L of two joined blocks) reads 270°.
+    const ell = await built([extrudeAt(0, rect(60, 40), 10, 'new_body'), extrudeAt(0, rect(10, 40, [25, 0]), 30, 'join')]);
+    expect(status(ell, 'face_angle_deg', { edge_direction: [0, 1, 0], angle_deg: 270, tolerance_deg: 0.01 })).toBe('pass');
+  });
 });
 
 describe('wall_thickness, bbox relative tolerance and single_connected_body', () => {

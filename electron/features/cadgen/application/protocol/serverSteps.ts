@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../domain/canonicalJson';
+import { drawingLanguageOf } from '../../domain/drawingSvg';
 import type { CdslDocument } from '../../domain/document';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import { buildDocument } from '../buildDocument';
@@ -34,7 +35,7 @@ export async function buildCandidateStep(snapshot: TaskSnapshot, deps: Generatio
   } else {
     await deps.artifacts.sweep(task.task_id, new Set(snapshot.revisions.map((r) => r.revision_id)));
     deps.crashHook?.('candidate_build', candidate.candidate_id);
-    const built = await buildDocument({ catalog: deps.catalog, runtime: deps.runtime, publisher: deps.publisher, encoders: deps.encoders }, { document, claims, outDir: dir, stage: 'candidate' });
+    const built = await buildDocument({ catalog: deps.catalog, runtime: deps.runtime, publisher: deps.publisher, encoders: deps.encoders }, { document, claims, outDir: dir, stage: 'candidate', labelLanguage: drawingLanguageOf(task.request) });
     deps.crashHook?.('artifact_publish', candidate.candidate_id);
     const failed = built.features.find((f) => f.status === 'failed');
     report = { ok: built.artifacts !== null && !failed, claims: built.claims, snapshot_id: null, manifest: built.artifacts, features: built.features, ...(failed?.error ? { error: failed.error } : {}) };

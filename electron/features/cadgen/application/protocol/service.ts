@@ -1,3 +1,4 @@
+import { drawingLanguageOf } from '../../domain/drawingSvg';
 import { DEFAULT_BUDGET, ZERO_USAGE } from '../../domain/protocol/budgets';
 import type { TaskBudget } from '../../domain/protocol/budgets';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
@@ -90,7 +91,7 @@ export function createGenerationService(deps: GenerationDeps) {
   async function importBase(id: string, base: TaskSnapshot['revisions'][number]): Promise<void> {
     const snapshot = load(id);
     const document = JSON.parse(base.document_json);
-    const built = await buildDocument({ catalog: deps.catalog, runtime: deps.runtime, publisher: deps.publisher, encoders: deps.encoders }, { document, claims: [], outDir: deps.artifacts.revisionDir(id, 'rev_001'), stage: 'candidate' });
+    const built = await buildDocument({ catalog: deps.catalog, runtime: deps.runtime, publisher: deps.publisher, encoders: deps.encoders }, { document, claims: [], outDir: deps.artifacts.revisionDir(id, 'rev_001'), stage: 'candidate', labelLanguage: drawingLanguageOf(snapshot.task.request) });
     if (!built.artifacts) throw protocolError(ProtocolErrorCode.requestInvalid, 'the base revision does not rebuild');
     const topology = JSON.parse((await deps.artifacts.readText(id, 'revisions/rev_001/topology.json')) ?? '{}') as { snapshot_id: string };
     const head = headToken(1, 'rev_001');

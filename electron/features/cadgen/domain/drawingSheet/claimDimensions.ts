@@ -4,18 +4,14 @@ import { dot, parallel } from '../vec3';
 import type { Vec3 } from '../vec3';
 import { findBores } from '../verifiers/bores';
 import type { Bore } from '../verifiers/bores';
+import { filletFaces } from '../verifiers/blendVerifiers';
+import { angleDimension, endOnView, holeLocations, radiusDimension } from './featureDimensions';
+import type { DimView, PlannedDimension, PlannedTolerance } from './plannedDimension';
 
-/** Which orthographic view a dimension belongs in. */
-export type DimView = 'front' | 'top' | 'side';
-
-/** A dimension the sheet must carry, in model terms (placement is the composer's). */
-export type PlannedDimension =
-  | { id: string; kind: 'extent'; axis: 0 | 1 | 2; value: number; view: DimView }
-  | { id: string; kind: 'diameter'; centre: Vec3; axis: Vec3; radius: number; value: number; count: number; view: DimView; pattern?: { pcd: number; centre: Vec3 } }
-  | { id: string; kind: 'pcd'; centre: Vec3; axis: Vec3; value: number; view: DimView };
+export type { DimView, PlannedDimension, PlannedTolerance } from './plannedDimension';
 
 /** Why a claim produced no dimension of its own. */
-export type UndimensionedReason = 'not_dimensional' | 'covered_by_other_dimension' | 'geometry_not_found' | 'unsupported_claim_kind';
+export type UndimensionedReason = 'not_dimensional' | 'covered_by_other_dimension' | 'geometry_not_found' | 'not_seen_end_on' | 'unsupported_claim_kind';
 
 export interface ClaimDimensionEntry {
   claim_id: string;
@@ -24,6 +20,8 @@ export interface ClaimDimensionEntry {
   dimensions: string[];
   /** Values (mm) the claim states, each to be found as a DIMENSION measurement. */
   values_mm: number[];
+  /** Angles (degrees) the claim states, each to be found as an angular DIMENSION's measurement. */
+  values_deg?: number[];
   reason?: UndimensionedReason;
 }
 
@@ -34,17 +32,21 @@ export interface DimensionPlan {
 
 const NOT_DIMENSIONAL = new Set(['single_connected_body', 'solid_count_equals', 'volume_mm3', 'visual', 'coplanar']);
 const TOL = 1e-3;
-
-/** The view a circle of this axis is seen end-on in (top: Z, front: Y, side: X). */
-function endOnView(axis: Vec3): DimView | undefined {
-  if (parallel(axis, [0, 0, 1], 1e-6)) return 'top';
-  if (parallel(axis, [0, 1, 0], 1e-6)) return 'front';
-  if (parallel(axis, [1, 0, 0], 1e-6)) return 'side';
-  return undefined;
-}
+/**
+ * A claim's tolerance_mm is put on the drawing (± after the value) from this size up: below it
+ * the tolerance is the verification's precision (the protocol's default 0.001 mm), not a
+ * requirement a workshop must hold, and GB/T 1804-m covers the size.
+ */
+const DRAWING_TOLERANCE_MM = 0.01;
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const vec = (v: unknown): Vec3 | undefined => (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number') ? [v[0] as number, v[1] as number, v[2] as number] : undefined);
+
+/** The claim's tolerance when it is a drawing tolerance (see DRAWING_TOLERANCE_MM), as ±. */
+function toleranceOf(claim: Claim | undefined): PlannedTolerance | undefined {
+  const t = num(claim?.expected.tolerance_mm);
+  return t !== undefined && t >= DRAWING_TOLERANCE_MM ? { upper: t, lower: -t } : undefined;
+}
 
 /** The bore a claim is about: same diameter, axis parallel, the claimed position on its axis line. */
 function matchBore(bores: Bore[], diameter: number, axis: Vec3 | undefined, position: Vec3 | undefined): Bore | undefined {
@@ -159,6 +161,58 @@ export function planDimensions(claims: Claim[], snapshot: TopologySnapshot): Dim
         entry.dimensions.push(pcdId);
         break;
       }
+      case 'fillet_radius': {
+        const radius = num(e.radius_mm);
+        if (radius === undefined) {
+          entry.reason = 'unsupported_claim_kind';
+          break;
+        }
+        entry.values_mm = [radius];
+        const dim = radiusDimension(snapshot, radius, (e.convexity as 'convex' | 'concave' | 'any' | undefined) ?? 'any', id());
+        if (!dim) entry.reason = filletFaces(snapshot, (e.convexity as 'convex' | 'concave' | 'any' | undefined) ?? 'any').some((f) => Math.abs((f.radius_mm ?? 0) - radius) <= TOL) ? 'not_seen_end_on' : 'geometry_not_found';
+        else {
+          dims.push(dim);
+          entry.dimensions.push(dim.id);
+        }
+        break;
+      }
+      case 'face_angle_deg': {
+        const angle = num(e.angle_deg);
+        const direction = vec(e.edge_direction);
+        if (angle === undefined || !direction) {
+          entry.reason = 'unsupported_claim_kind';
+          break;
+        }
+        entry.values_deg = [angle];
+        const dim = angleDimension(snapshot, direction, angle, num(e.tolerance_deg) ?? TOL, id());
+        if (!dim) entry.reason = endOnView(direction) ? 'geometry_not_found' : 'not_seen_end_on';
+        else {
+          dims.push(dim);
+          entry.dimensions.push(dim.id);
+        }
+        break;
+      }
+      case 'hole_set':
+      case 'linear_hole_pattern':
+      case 'rectangular_hole_layout': {
+        const diameter = num(e.diameter_mm);
+        const bore = diameter === undefined ? undefined : bores.find((b) => Math.abs(b.diameter_mm - diameter) <= TOL);
+        if (diameter === undefined) {
+          entry.reason = 'unsupported_claim_kind';
+          break;
+        }
+        // The pitches are shown by the holes' location chain (consecutive centres), linked below.
+        entry.values_mm = [diameter, ...[e.pitch_mm, e.x_pitch_mm, e.y_pitch_mm].map(num).filter((v): v is number => v !== undefined)];
+        if (!bore) entry.reason = 'geometry_not_found';
+        else entry.dimensions.push(boreDimension(bore));
+        break;
+      }
+      case 'hole_centre_distance': {
+        const distance = num(e.distance_mm);
+        entry.values_mm = distance === undefined ? [] : [distance];
+        entry.reason = 'covered_by_other_dimension';
+        break;
+      }
       case 'coaxial': {
         const diameters = Array.isArray(e.diameters_mm) ? (e.diameters_mm as unknown[]).map(num).filter((v): v is number => v !== undefined) : [];
         entry.values_mm = diameters;
@@ -169,11 +223,27 @@ export function planDimensions(claims: Claim[], snapshot: TopologySnapshot): Dim
         entry.reason = 'unsupported_claim_kind';
     }
   }
+  // Holes with a diameter dimension of their own (not on a pitch circle) are located from the datum edges.
+  const located = [...boreDims].filter(([, dimId]) => dims.some((d) => d.id === dimId && d.kind === 'diameter' && !d.pattern));
+  const locations = holeLocations(snapshot, located.map(([b]) => b), id);
+  dims.push(...locations);
+  for (const entry of entries) {
+    if (entry.reason || entry.dimensions.length === 0) continue;
+    const boresShown = located.filter(([, dimId]) => entry.dimensions.includes(dimId)).map(([b]) => b.axis.origin);
+    const mine = locations.filter((l) => boresShown.some((o) => o === l.to));
+    entry.dimensions.push(...mine.map((l) => l.id));
+  }
   // Coaxial and other covering claims point at the dimensions that show their values.
   for (const entry of entries) {
     if (entry.reason !== 'covered_by_other_dimension') continue;
-    entry.dimensions = entry.values_mm.flatMap((v) => dims.filter((d) => d.kind === 'diameter' && Math.abs(d.value - v) <= TOL).map((d) => d.id).slice(0, 1));
+    const kinds = entry.claim_kind === 'hole_centre_distance' ? ['location'] : ['diameter'];
+    entry.dimensions = entry.values_mm.flatMap((v) => dims.filter((d) => kinds.includes(d.kind) && Math.abs(d.value - v) <= TOL).map((d) => d.id).slice(0, 1));
     if (entry.dimensions.length < entry.values_mm.length) entry.reason = 'geometry_not_found';
+  }
+  for (const entry of entries) {
+    const tolerance = toleranceOf(claims.find((c) => c.id === entry.claim_id));
+    if (!tolerance || entry.reason) continue;
+    for (const d of dims) if (entry.dimensions[0] === d.id && d.kind !== 'location') d.tolerance = tolerance;
   }
   return { dimensions: dims, claims: entries };
 }

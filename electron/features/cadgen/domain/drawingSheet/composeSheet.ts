@@ -59,7 +59,7 @@ export interface ComposedSheet {
 /** GB/T 14690 preferred scales as paper mm per model mm, largest first. */
 const PREFERRED_SCALES = [5, 2, 1, 1 / 2, 1 / 5, 1 / 10, 1 / 20, 1 / 50, 1 / 100];
 /** Paper millimetres between views and around them (room for dimensions). */
-const VIEW_GAP = 30;
+const VIEW_GAP = 24;
 const AREA_MARGIN = 18;
 
 const scaleText = (s: number): string => (s >= 1 ? `${s}:1` : `1:${Math.round(1 / s)}`);
@@ -78,10 +78,13 @@ function viewBox(view: DimView, method: ProjectionMethod, snapshot: TopologySnap
   return { u0: Math.min(...pts.map((p) => p.x)), u1: Math.max(...pts.map((p) => p.x)), v0: Math.min(...pts.map((p) => p.y)), v1: Math.max(...pts.map((p) => p.y)) };
 }
 
-/** Paper area for the views: inside the border, above the title block. */
+/**
+ * Paper area for the views: inside the border, above the title block and its general-tolerance
+ * note; wider bands left and below (location chains) and on top (the section's A—A label).
+ */
 function viewArea(format: SheetFormat): { x0: number; y0: number; x1: number; y1: number } {
   const { width, height, margin } = SHEET_FORMATS[format];
-  return { x0: BINDING_MARGIN + AREA_MARGIN, y0: margin + TITLE_BLOCK.rows * TITLE_BLOCK.rowHeight + AREA_MARGIN, x1: width - margin - AREA_MARGIN, y1: height - margin - AREA_MARGIN };
+  return { x0: BINDING_MARGIN + AREA_MARGIN + 4, y0: margin + TITLE_BLOCK.rows * TITLE_BLOCK.rowHeight + AREA_MARGIN + 4, x1: width - margin - AREA_MARGIN, y1: height - margin - AREA_MARGIN - 8 };
 }
 
 function fits(format: SheetFormat, s: number, w: number, h: number): boolean {
@@ -91,18 +94,20 @@ function fits(format: SheetFormat, s: number, w: number, h: number): boolean {
 
 /**
  * The sheet and scale: a given format takes the largest preferred scale that fits; "auto" takes
- * A3, or A2 when only A2 holds the views at 1:1 or larger, else A3 at the largest fitting reduction.
+ * the smallest of A4, A3, A2 that holds the views at 1:1 or larger, else A3 at the largest fitting reduction.
  */
 export function chooseSheet(format: SheetFormat | 'auto', w: number, h: number): { format: SheetFormat; s: number } {
   const largest = (f: SheetFormat): number => PREFERRED_SCALES.find((s) => fits(f, s, w, h)) ?? (PREFERRED_SCALES[PREFERRED_SCALES.length - 1] as number);
   if (format !== 'auto') return { format, s: largest(format) };
-  // A4 only on request: its landscape title block reaches past the lower-right region title-block readers search.
-  for (const f of ['A3', 'A2'] as const) if (largest(f) >= 1) return { format: f, s: largest(f) };
+  for (const f of ['A4', 'A3', 'A2'] as const) if (largest(f) >= 1) return { format: f, s: largest(f) };
   return { format: 'A3', s: largest('A3') };
 }
 
 const DIM_TEXT: Record<PlannedDimension['kind'], (d: PlannedDimension) => string> = {
   extent: () => '<>',
+  location: () => '<>',
+  radius: () => 'R<>',
+  angle: () => '<>%%d',
   diameter: (d) => (d.kind === 'diameter' && d.count > 1 ? `${d.count}×%%c<>${d.pattern ? ' EQS' : ''}` : '%%c<>'),
   pcd: () => '%%c<>',
 };
@@ -119,6 +124,7 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
   const hF = boxes.front.v1 - boxes.front.v0;
   const wS = boxes.side.u1 - boxes.side.u0;
   const hT = boxes.top.v1 - boxes.top.v0;
+  const plan = planDimensions(input.claims, snapshot);
   const { format, s } = chooseSheet(input.format, wF + wS, hF + hT);
   const k = 1 / s;
   const area = viewArea(format);
@@ -150,24 +156,59 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
   entities.push(...centreLines(snapshot, method, k, at3, boxes, placements));
   if (section) entities.push(...sectionMarks(section, k, place, boxes, input.lang));
 
-  const plan = planDimensions(input.claims, snapshot);
   const dimensions: ComposedSheet['dimensions'] = [];
   const leaderSlots = new Map<DimView, number>();
   const LEADER_ANGLES = [45, 135, 315, 225, 60, 120];
   for (const d of plan.dimensions) {
     const text = DIM_TEXT[d.kind](d);
     dimensions.push({ ...d, text });
+    const tolerance = d.tolerance ? { tolerance: d.tolerance } : {};
     if (d.kind === 'extent') {
       const box = boxes[d.view];
       if (d.axis === 2) {
         const p1 = place(d.view, { x: box.u0, y: box.v0 });
         const p2 = place(d.view, { x: box.u0, y: box.v1 });
-        entities.push({ kind: 'dimension', type: 'linear', p1, p2, at: { x: p1.x - 10 * k, y: p1.y }, angleDeg: 90, text });
+        entities.push({ kind: 'dimension', type: 'linear', p1, p2, at: { x: p1.x - 10 * k, y: p1.y }, angleDeg: 90, text, ...tolerance });
       } else {
         const p1 = place(d.view, { x: box.u0, y: box.v1 });
         const p2 = place(d.view, { x: box.u1, y: box.v1 });
-        entities.push({ kind: 'dimension', type: 'linear', p1, p2, at: { x: p1.x, y: p1.y + 10 * k }, angleDeg: 0, text });
+        entities.push({ kind: 'dimension', type: 'linear', p1, p2, at: { x: p1.x, y: p1.y + 10 * k }, angleDeg: 0, text, ...tolerance });
       }
+      continue;
+    }
+    if (d.kind === 'location') {
+      // One chain per view and direction: below the view for horizontal distances, left of it for vertical ones (past the section marks and the front view's height extent).
+      const p1 = at3(d.view, d.from);
+      const p2 = at3(d.view, d.to);
+      const box = boxes[d.view];
+      const off = placements[d.view].offset;
+      const horizontal = Math.abs(p2.x - p1.x) > Math.abs(p2.y - p1.y);
+      const at = horizontal ? { x: p1.x, y: off.y + box.v0 - 10 * k } : { x: off.x + box.u0 - (d.view === 'front' ? 22 : 16) * k, y: p1.y };
+      entities.push({ kind: 'dimension', type: 'linear', p1, p2, at, angleDeg: horizontal ? 0 : 90, text, ...tolerance });
+      continue;
+    }
+    if (d.kind === 'angle') {
+      const vertex = at3(d.view, d.vertex);
+      const rays = d.rays.map((r) => at3(d.view, r));
+      const dir = rays.map((r) => Math.atan2(r.y - vertex.y, r.x - vertex.x)) as [number, number];
+      const ccw = (((dir[1] - dir[0]) * 180) / Math.PI + 360) % 360;
+      // The writer measures counter-clockwise from p1 to p2: start from the ray that sweeps the material angle.
+      const forward = Math.abs(ccw - d.value) < Math.abs(360 - ccw - d.value);
+      // An angle under 180° is drawn between the faces' extensions beyond the vertex (the vertical angle, equal), off the part.
+      const outside = d.value < 180 ? rays.map((r) => ({ x: 2 * vertex.x - r.x, y: 2 * vertex.y - r.y })) : rays;
+      const [p1, p2] = (forward ? outside : [...outside].reverse()) as [SheetPoint, SheetPoint];
+      const mid = Math.atan2(p1.y - vertex.y, p1.x - vertex.x) + ((forward ? ccw : 360 - ccw) * Math.PI) / 360;
+      const reach = 16 * k;
+      entities.push({ kind: 'dimension', type: 'angular', center: vertex, p1, p2, at: { x: vertex.x + Math.cos(mid) * reach, y: vertex.y + Math.sin(mid) * reach }, text, ...tolerance });
+      continue;
+    }
+    if (d.kind === 'radius') {
+      const centre = at3(d.view, d.centre);
+      const tip = at3(d.view, [d.centre[0] + d.outward[0], d.centre[1] + d.outward[1], d.centre[2] + d.outward[2]]);
+      const len = Math.hypot(tip.x - centre.x, tip.y - centre.y) || 1;
+      // An inside fillet's leader crosses the material to the far side: the text goes clear of the part's corner.
+      const reach = d.radius + (d.concave ? 25 : 12) * k;
+      entities.push({ kind: 'dimension', type: 'radius', center: centre, radius: d.radius, at: { x: centre.x + ((tip.x - centre.x) / len) * reach, y: centre.y + ((tip.y - centre.y) / len) * reach }, text, ...tolerance });
       continue;
     }
     const slot = leaderSlots.get(d.view) ?? 0;
@@ -182,7 +223,7 @@ export function composeSheet(input: ComposeSheetInput): ComposedSheet {
       angle = Math.hypot(centre.x - pc.x, centre.y - pc.y) > 1e-9 ? away + Math.PI / 4 : angle;
     }
     const reach = radius + 12 * k;
-    entities.push({ kind: 'dimension', type: 'diameter', center: centre, radius, at: { x: centre.x + Math.cos(angle) * reach, y: centre.y + Math.sin(angle) * reach }, text });
+    entities.push({ kind: 'dimension', type: 'diameter', center: centre, radius, at: { x: centre.x + Math.cos(angle) * reach, y: centre.y + Math.sin(angle) * reach }, text, ...tolerance });
   }
   return { spec: { scaleFactor: k, entities }, format, scale: scaleText(s), placements, claims: plan.claims, dimensions };
 }
@@ -218,7 +259,7 @@ function sectionMarks(section: NonNullable<SheetViews['section']>, k: number, pl
     out.push({ kind: 'text', layer: '文字', at: { x: end.x + dir * 3 * k, y: end.y + 2 * k }, height: 5 * k, text: 'A', align: 'center' });
   }
   const label = place('front', { x: (boxes.front.u0 + boxes.front.u1) / 2, y: boxes.front.v1 });
-  out.push({ kind: 'text', layer: '文字', at: { x: label.x, y: label.y + 22 * k }, height: 5 * k, text: lang === 'zh-CN' ? 'A—A' : 'A-A', align: 'center' });
+  out.push({ kind: 'text', layer: '文字', at: { x: label.x, y: label.y + 18 * k }, height: 5 * k, text: lang === 'zh-CN' ? 'A—A' : 'A-A', align: 'center' });
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { openSchemaPaths } from '../closedSchema';
 import { coaxial, coplanar, visual } from './alignmentVerifiers';
+import { faceAngleDeg } from './angleVerifiers';
 import { bboxDimensionMm, singleConnectedBody, solidCountEquals, volumeMm3 } from './bodyVerifiers';
 import { chamferSize, filletRadius } from './blendVerifiers';
 import { circularHolePattern, cylindricalBore, throughCylindricalBore } from './boreVerifiers';
@@ -28,6 +29,7 @@ export const ALL_VERIFIERS: readonly ClaimVerifier[] = [
   holeCentreDistance,
   filletRadius,
   chamferSize,
+  faceAngleDeg,
   pocket,
   throughOpening,
   wallThickness,
