@@ -34,16 +34,19 @@ export interface SmallText {
  * that read as tiny text (4000 px CAD sheet at 1280 px: 9,453 components, 2,261 at 48).
  */
 export function inkMask(data: Uint8Array, width: number, height: number, channels: number, threshold = 48): Uint8Array {
-  const grey = (p: number): number => {
-    const i = p * channels;
-    return channels >= 3 ? (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000 : data[i]!;
-  };
-  const luminance = new Uint8Array(width * height);
+  const pixels = width * height;
+  const luminance = new Uint8Array(pixels);
   const histogram = new Uint32Array(256);
-  for (let p = 0; p < luminance.length; p++) histogram[(luminance[p] = grey(p))]!++;
-  const paper = histogram.indexOf(Math.max(...histogram));
-  const mask = new Uint8Array(width * height);
-  for (let p = 0; p < mask.length; p++) mask[p] = Math.abs(luminance[p]! - paper) > threshold ? 1 : 0;
+  for (let p = 0, i = 0; p < pixels; p++, i += channels) {
+    // Rec. 601 weights in fixed point (/1024).
+    const value = channels >= 3 ? (data[i]! * 306 + data[i + 1]! * 601 + data[i + 2]! * 117) >> 10 : data[i]!;
+    luminance[p] = value;
+    histogram[value]!++;
+  }
+  let paper = 0;
+  for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[paper]!) paper = v;
+  const mask = new Uint8Array(pixels);
+  for (let p = 0; p < pixels; p++) mask[p] = Math.abs(luminance[p]! - paper) > threshold ? 1 : 0;
   return mask;
 }
 
@@ -55,10 +58,15 @@ interface Box {
   area: number;
 }
 
-/** Bounding boxes of the 8-connected components of `mask` (union-find over one raster pass). */
+/**
+ * Bounding boxes of the 8-connected components of `mask`: one raster pass with union-find over
+ * typed arrays (labels are provisional runs, so a 1280×960 sheet stays in tens of milliseconds).
+ */
 export function componentBoxes(mask: Uint8Array, width: number, height: number): Box[] {
-  const labels = new Int32Array(mask.length).fill(-1);
-  const parent: number[] = [];
+  const labels = new Int32Array(mask.length);
+  // Label 0 is "no ink"; provisional labels start at 1. At most one new label per ink pixel.
+  let parent = new Int32Array(1024);
+  let next = 1;
   const find = (a: number): number => {
     while (parent[a] !== a) {
       parent[a] = parent[parent[a]!]!;
@@ -66,46 +74,60 @@ export function componentBoxes(mask: Uint8Array, width: number, height: number):
     }
     return a;
   };
-  const union = (a: number, b: number): number => {
+  const join = (a: number, b: number): number => {
     const ra = find(a);
     const rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-    return Math.min(ra, rb);
+    if (ra === rb) return ra;
+    const [low, high] = ra < rb ? [ra, rb] : [rb, ra];
+    parent[high] = low;
+    return low;
   };
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const p = y * width + x;
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
       if (!mask[p]) continue;
-      let label = -1;
-      // Already visited 8-neighbours: left, and the three above.
-      const neighbours = [x > 0 ? p - 1 : -1, y > 0 && x > 0 ? p - width - 1 : -1, y > 0 ? p - width : -1, y > 0 && x < width - 1 ? p - width + 1 : -1];
-      for (const q of neighbours) {
-        if (q < 0 || labels[q]! < 0) continue;
-        label = label < 0 ? find(labels[q]!) : union(label, labels[q]!);
+      // Already visited 8-neighbours: left, up-left, up, up-right (0 = none or no ink).
+      const left = x > 0 ? labels[p - 1]! : 0;
+      const upLeft = x > 0 && y > 0 ? labels[p - width - 1]! : 0;
+      const up = y > 0 ? labels[p - width]! : 0;
+      const upRight = y > 0 && x < width - 1 ? labels[p - width + 1]! : 0;
+      let label = left || upLeft || up || upRight;
+      if (label) {
+        if (upLeft && upLeft !== label) label = join(label, upLeft);
+        if (up && up !== label) label = join(label, up);
+        if (upRight && upRight !== label) label = join(label, upRight);
       }
-      if (label < 0) {
-        label = parent.length;
-        parent.push(label);
+      if (!label) {
+        if (next === parent.length) {
+          const grown = new Int32Array(parent.length * 2);
+          grown.set(parent);
+          parent = grown;
+        }
+        parent[next] = next;
+        label = next++;
       }
       labels[p] = label;
     }
   }
-  const boxes = new Map<number, Box>();
-  for (let p = 0; p < mask.length; p++) {
-    if (labels[p]! < 0) continue;
-    const root = find(labels[p]!);
-    const x = p % width;
-    const y = (p - x) / width;
-    const box = boxes.get(root);
-    if (!box) boxes.set(root, { minX: x, minY: y, maxX: x, maxY: y, area: 1 });
-    else {
-      box.minX = Math.min(box.minX, x);
-      box.maxX = Math.max(box.maxX, x);
+  // Boxes per root label: minX, minY, maxX, maxY, area.
+  const slot = new Int32Array(next).fill(-1);
+  const boxes: Box[] = [];
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      if (!labels[p]) continue;
+      const root = find(labels[p]!);
+      let i = slot[root]!;
+      if (i < 0) {
+        i = slot[root] = boxes.length;
+        boxes.push({ minX: x, minY: y, maxX: x, maxY: y, area: 0 });
+      }
+      const box = boxes[i]!;
+      if (x < box.minX) box.minX = x;
+      if (x > box.maxX) box.maxX = x;
       box.maxY = y;
       box.area++;
     }
   }
-  return [...boxes.values()];
+  return boxes;
 }
 
 /**
