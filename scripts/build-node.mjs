@@ -1,8 +1,10 @@
 // Bundles the Node-side entry points (desktop main/preload, browser-mode host, CLI,
 // MCP stdio servers, worker threads) with esbuild. npm packages stay external so native
-// modules (better-sqlite3, sharp) and WASM (OpenCascade) load from node_modules.
+// modules (better-sqlite3, sharp) and WASM (OpenCascade) load from node_modules, except the
+// pure-JS packages an entry bundles for its start-up time (scripts/nodeBundles.mjs).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { bundledPackages, bundleOptionsFor } from './nodeBundles.mjs';
 
 /** Entry points: [source, output name]. A slice adds its entries here. */
 const nodeEntries = [
@@ -19,6 +21,8 @@ const nodeEntries = [
 
 const present = nodeEntries.filter(([src]) => existsSync(src));
 
+const optionsFor = (name) => bundleOptionsFor(name, JSON.parse(readFileSync('package.json', 'utf8')));
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -33,11 +37,15 @@ const common = {
 // `npm run build` (and so CI) is strict.
 const lenient = process.argv.includes('--lenient');
 const esmBanner = { js: "import { createRequire as __cadsightCreateRequire } from 'node:module'; const require = __cadsightCreateRequire(import.meta.url);" };
-const groups = lenient ? present.map((entry) => [entry]) : [present];
+// Entries with bundled packages are built on their own: esbuild options are per build.
+const shared = present.filter(([, name]) => !bundledPackages[name]);
+const own = present.filter(([, name]) => bundledPackages[name]).map((entry) => [entry]);
+const groups = [...(lenient ? shared.map((entry) => [entry]) : [shared]), ...own];
 for (const group of groups) {
   try {
     await build({
       ...common,
+      ...optionsFor(group[0][1]),
       format: 'esm',
       entryPoints: Object.fromEntries(group.map(([src, name]) => [name, src])),
       outdir: 'dist/node',

@@ -6,7 +6,7 @@ import { createLogger } from '../platform/log/logger';
 import { createRedactor } from '../platform/log/redact';
 import { LineStdioServerTransport } from './mcpStdio/lineStdioTransport';
 import { visionConfigFromEnv, type VisionMcpConfig } from './visionMcp/config';
-import { composeVisionRuntime, type VisionRuntime } from './visionMcp/compose';
+import { composeOnFirstUse, composeVisionRuntime, type VisionRuntime } from './visionMcp/compose';
 import { createVisionMcpServer } from './visionMcp/server';
 
 /** Bad configuration: one clear line on stderr and exit code 1 (stdout stays JSON-RPC only). */
@@ -30,25 +30,26 @@ async function main(): Promise<void> {
   const log = createLogger({ sink: (line) => process.stderr.write(`${line}\n`), level: config.logLevel, redactor, base: { app: 'cadsight-vision', pid: process.pid } });
 
   for (const notice of config.notices) log.warn(notice);
-  let runtime: VisionRuntime;
-  try {
-    runtime = composeVisionRuntime(config, log);
-  } catch (error) {
-    exitWithConfigError(error);
-  }
+  let sweeper: NodeJS.Timeout | undefined;
+  // The database is opened by the first tool call (see composeOnFirstUse); expired sessions are
+  // swept then and periodically after.
+  const runtime: VisionRuntime = composeOnFirstUse(
+    () => composeVisionRuntime(config, log),
+    (composed) => {
+      const sweep = () => {
+        try {
+          const { deleted, skippedBusy } = composed.service.sweepExpired();
+          if (deleted.length + skippedBusy.length > 0) log.info('session sweep', { deleted: deleted.length, skippedBusy: skippedBusy.length });
+        } catch (error) {
+          log.warn('session sweep failed', { code: toAppErrorData(error).code });
+        }
+      };
+      sweep();
+      sweeper = setInterval(sweep, Math.min(config.sessionTtlMs / 4, 10 * 60_000));
+      sweeper.unref();
+    },
+  );
   const server = createVisionMcpServer({ service: runtime.service, log, verbose: config.verbose }, packageJson.version);
-
-  const sweep = () => {
-    try {
-      const { deleted, skippedBusy } = runtime.service.sweepExpired();
-      if (deleted.length + skippedBusy.length > 0) log.info('session sweep', { deleted: deleted.length, skippedBusy: skippedBusy.length });
-    } catch (error) {
-      log.warn('session sweep failed', { code: toAppErrorData(error).code });
-    }
-  };
-  sweep();
-  const sweeper = setInterval(sweep, Math.min(config.sessionTtlMs / 4, 10 * 60_000));
-  sweeper.unref();
 
   let closing = false;
   const shutdown = async () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createSharpImageProcessor, estimateVisionTokens, MIN_SHORT_EDGE, RESIZE_KERNEL } from '../../electron/features/vision';
+import { createSharpImageProcessor, estimateVisionTokens, MIN_LEGIBLE_TEXT_PX, MIN_SHORT_EDGE, RESIZE_KERNEL } from '../../electron/features/vision';
 import { sniffImage } from '../../electron/features/vision/domain/imageSniff';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLlmGateway } from '../../electron/platform/llm/gateway';
@@ -63,6 +63,7 @@ async function preprocessing() {
       sizeAfter: last!.tiles ? `${sent.length} tiles ${sent.map((t) => `${t.width}×${t.height}`).join(', ')}` : `${prepared.width}×${prepared.height} ${prepared.mimeType}`,
       sentShortEdge: Math.min(...sent.map((image) => Math.min(image.width, image.height))),
       pixelDiffs: await pixelDifferences(bytes, prepared),
+      smallTextPx: last!.smallText?.textHeightPx ?? null,
     });
   }
   return { rows, lineArt: inputs[0]![1], monochrome: inputs[1]![1] };
@@ -262,6 +263,8 @@ async function main() {
       hostilePdfSeconds: { value: Math.max(...pdfs.map((p) => p.seconds)), target: 60, pass: pdfs.every((p) => p.seconds < 60) },
       firstCallColourLineArtKb: { value: kb(first.oursBytes), target: 460, pass: kb(first.oursBytes) <= 460 },
       lineArtBytesVsPicsense: { value: round(first.oursBytes / first.untouchedBytes, 3), target: 0.2, pass: first.oursBytes / first.untouchedBytes <= 0.2 },
+      lineArtSmallTextFlaggedPx: { value: lineArt.smallTextPx ?? 0, target: MIN_LEGIBLE_TEXT_PX, pass: lineArt.smallTextPx !== null && lineArt.smallTextPx < MIN_LEGIBLE_TEXT_PX },
+      followUpCacheableShare: { value: followUp.cacheableShare, target: 0.9, pass: followUp.cacheableShare >= 0.9 },
       pixelDiffsAtMost256Colours: { value: exactDiffs, target: 0, pass: exactRows.length > 0 && exactDiffs === 0 },
       wideImageSentShortEdgePx: { value: wide.sentShortEdge, target: Math.min(200, MIN_SHORT_EDGE), pass: wide.sentShortEdge >= Math.min(200, MIN_SHORT_EDGE) },
       tinyImageOverheadVsForwarder: { value: tiny.ratio, target: 1.5, pass: tiny.ratio <= 1.5 },
@@ -281,9 +284,9 @@ async function main() {
     '',
     `Generic OpenAI-compatible profile (long edge 1280; legibility floor: short edge ≥ min(original, ${MIN_SHORT_EDGE} px), else tiles). Pixel diffs: samples differing from libvips' ${RESIZE_KERNEL} resize of the original to the same size (— for JPEG/untouched).`,
     '',
-    '| Image | ms (median) | re-encoded | encoding | bytes before → after | base64 before → after | est. tokens before → after | sent as | short edge sent | pixel diffs |',
-    '|---|---:|---|---|---:|---:|---:|---|---:|---:|',
-    ...pre.rows.map((r) => `| ${r.name} | ${r.msMedian} | ${r.reencoded ? 'yes' : 'no'} | ${r.encoding} | ${kb(r.bytesBefore)} KB → ${kb(r.bytesAfter)} KB | ${kb(b64(r.bytesBefore))} KB → ${kb(b64(r.bytesAfter))} KB | ${r.tokensBefore} → ${r.tokensAfter} | ${r.sizeAfter} | ${r.sentShortEdge} | ${r.pixelDiffs ?? '—'} |`),
+    '| Image | ms (median) | re-encoded | encoding | bytes before → after | base64 before → after | est. tokens before → after | sent as | short edge sent | pixel diffs | small text (px as sent) |',
+    '|---|---:|---|---|---:|---:|---:|---|---:|---:|---:|',
+    ...pre.rows.map((r) => `| ${r.name} | ${r.msMedian} | ${r.reencoded ? 'yes' : 'no'} | ${r.encoding} | ${kb(r.bytesBefore)} KB → ${kb(r.bytesAfter)} KB | ${kb(b64(r.bytesBefore))} KB → ${kb(b64(r.bytesAfter))} KB | ${r.tokensBefore} → ${r.tokensAfter} | ${r.sizeAfter} | ${r.sentShortEdge} | ${r.pixelDiffs ?? '—'} | ${r.smallTextPx ?? '—'} |`),
     '',
     `First-call request for the 4000×3000 colour line-art PNG (${kb(lineArt.bytesBefore)} KB file): **${kb(first.oursBytes)} KB** vs ${kb(first.untouchedBytes)} KB when sent untouched, as picsense sends it (ratio ${results.firstCall.colour.ratio}).`,
     `First-call request for the 4000×3000 monochrome line-art PNG (${kb(pre.rows[1]!.bytesBefore)} KB file): **${kb(firstMono.oursBytes)} KB** vs ${kb(firstMono.untouchedBytes)} KB when sent untouched (ratio ${results.firstCall.monochrome.ratio}).`,
@@ -303,7 +306,7 @@ async function main() {
     '',
     'The 4000×3000 drawing is resized and palette-quantised (the line-art bytes above) where the forwarder sends the original, so its direct call (which also sends the original) costs about what the forwarder does and only the whole-call ratio means something.',
     '',
-    `Cold start to tools/list answer: **${round(cold.coldStartMs)} ms**; in the same run a bare one-tool SDK server took ${round(cold.bareMcpServerMs)} ms (ratio ${results.coldStart.ratioToBareMcpServer}) and \`node -e\` ${round(cold.nodeBaselineMs)} ms.`,
+    `Cold start to tools/list answer: **${round(cold.coldStartMs)} ms**; in the same run a bare one-tool SDK server (the picsense stand-in: picsense is not installed here) took ${round(cold.bareMcpServerMs)} ms (ratio ${results.coldStart.ratioToBareMcpServer}) and \`node -e\` ${round(cold.nodeBaselineMs)} ms.`,
     '',
     `Peak RSS of the server: ${round(bombs.idlePeakMb)} MB after tools/list, **${round(bombs.bombPeakMb)} MB** after refusing image bombs (${bombs.refused.join('; ')}).`,
     '',

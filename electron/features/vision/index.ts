@@ -8,6 +8,7 @@ export type { IntakeLimits } from './application/imageIntake';
 export type { ImageBudget } from './domain/imageBudget';
 export { imageLimitsFor, MIN_SHORT_EDGE, type ImageLimits } from './domain/imageLimits';
 export { estimateVisionTokens, type FractionRegion } from './domain/imageMath';
+export { MIN_LEGIBLE_TEXT_PX, type SmallText } from './domain/textLegibility';
 export type { SessionListing, UsageTotals } from './domain/session';
 export { visionHints, type VisionErrorCode } from './domain/errors';
 export { shortenSource } from './domain/sourceClassifier';

@@ -46,11 +46,26 @@ export function requestIdFromHead(head: string): string | number | null {
 }
 
 /**
+ * The id of a JSON-RPC request read from the last characters of its line: a top-level "id"
+ * written as the object's last member, as the official TypeScript SDK writes every request
+ * (`{"method":…,"params":…,"jsonrpc":"2.0","id":7}`). In valid JSON a `,"id":` whose quotes are
+ * not escaped is structural, and the member closed by the line's final `}` is top-level, so an
+ * "id" inside params never matches. Null when the line does not end that way.
+ */
+export function requestIdFromTail(tail: string): string | number | null {
+  const value = /,\s*"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail);
+  if (!value) return null;
+  const id = JSON.parse(value[1]!) as string | number;
+  return typeof id === 'number' && !Number.isFinite(id) ? null : id;
+}
+
+/**
  * The MCP stdio server transport of cadsight-vision and cadsight-cad-bridge. The SDK's own one
  * closes itself when more than 10 MiB are buffered (the process then exits 0 without a word)
  * and drops malformed lines silently. This one frames stdin with the byte-level line framer,
- * answers an oversized line with -32600 and a malformed one with -32700 (id null, as JSON-RPC
- * prescribes when the id cannot be read), logs both, and keeps serving.
+ * answers an oversized line with -32600 carrying the request's id when its start or its end
+ * holds one, and a malformed one with -32700 (id null, as JSON-RPC prescribes when the id
+ * cannot be read), logs both, and keeps serving.
  */
 export class LineStdioServerTransport implements Transport {
   onclose?: () => void;
@@ -58,6 +73,8 @@ export class LineStdioServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private readonly framer: LineFramer;
   private started = false;
+  /** The refusal of an oversized line whose id was not at its start, sent when the line ends. */
+  private oversizedAwaitingEnd: string | undefined;
 
   constructor(
     private readonly options: { stdin?: Readable; stdout?: Writable; maxLineBytes?: number; log?: Logger } = {},
@@ -86,11 +103,17 @@ export class LineStdioServerTransport implements Transport {
 
   private handle(item: FrameItem): void {
     if (item.kind === 'overflow') {
-      this.reject(
-        INVALID_REQUEST,
-        `The message is larger than ${item.maxFrameBytes} bytes and was dropped; pass images and documents as file paths or URLs instead of inline base64.`,
-        requestIdFromHead(item.head),
-      );
+      const message = `The message is larger than ${item.maxFrameBytes} bytes and was dropped; pass images and documents as file paths or URLs instead of inline base64.`;
+      const id = requestIdFromHead(item.head) ?? (item.tail === undefined ? null : requestIdFromTail(item.tail));
+      // No id at the start and the line still arriving: the answer waits for its end, where
+      // SDK clients write the id (a line that never ends is no request to answer).
+      if (id === null && item.tail === undefined) this.oversizedAwaitingEnd = message;
+      else this.reject(INVALID_REQUEST, message, id);
+      return;
+    }
+    if (item.kind === 'overflow-end') {
+      if (this.oversizedAwaitingEnd !== undefined) this.reject(INVALID_REQUEST, this.oversizedAwaitingEnd, requestIdFromTail(item.tail));
+      this.oversizedAwaitingEnd = undefined;
       return;
     }
     if (item.kind === 'invalid-utf8') {

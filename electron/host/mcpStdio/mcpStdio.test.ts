@@ -60,6 +60,11 @@ async function expectSurvivesBadLines(server: ReturnType<typeof spawnRaw>): Prom
   // The id written before params is read from the line's start: the client is answered, not left to time out.
   expect(refused).toMatchObject({ id: 2, error: { code: -32600 } });
   expect(refused.error.message).toMatch(/file paths or URLs/);
+  // The official SDK writes the id last: it is read from the line's end once the line is over.
+  await server.write('{"method":"tools/call","params":{"name":"x","arguments":{"data":"');
+  for (let i = 0; i < 17; i += 1) await server.write(piece);
+  await server.write('"}},"jsonrpc":"2.0","id":"sdk-7"}\n');
+  expect(await server.next()).toMatchObject({ id: 'sdk-7', error: { code: -32600 } });
   await server.write('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
   expect(await server.next()).toMatchObject({ id: 3, result: {} });
   expect(server.child.exitCode).toBeNull();

@@ -73,3 +73,32 @@ export function composeVisionRuntime(config: VisionMcpConfig, log: Logger): Visi
     },
   };
 }
+
+/**
+ * The runtime composed on the first tool call instead of at start: initialize and tools/list
+ * need no database, and opening it (migrations, the WAL's preallocation) was a tenth of the
+ * cold start. A failure to compose (e.g. the database cannot be opened) fails that call with
+ * its typed error (a rejection for the async calls) and is tried again on the next one;
+ * `onComposed` runs once, on success.
+ */
+export function composeOnFirstUse(compose: () => VisionRuntime, onComposed: (runtime: VisionRuntime) => void): VisionRuntime {
+  let runtime: VisionRuntime | undefined;
+  const get = (): VisionService => {
+    if (!runtime) {
+      runtime = compose();
+      onComposed(runtime);
+    }
+    return runtime.service;
+  };
+  const service: VisionService = {
+    analyzeImages: async (input, options) => get().analyzeImages(input, options),
+    zoomImage: async (input, options) => get().zoomImage(input, options),
+    analyzeVideo: async (input, options) => get().analyzeVideo(input, options),
+    analyzeDocument: async (input, options) => get().analyzeDocument(input, options),
+    renameSession: async (sessionId, summary) => get().renameSession(sessionId, summary),
+    deleteSession: async (sessionId) => get().deleteSession(sessionId),
+    listSessions: () => get().listSessions(),
+    sweepExpired: () => get().sweepExpired(),
+  };
+  return { service, close: () => runtime?.close() };
+}

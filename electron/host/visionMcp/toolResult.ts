@@ -1,7 +1,7 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { toAppErrorData } from '../../../shared/errors';
-import type { ProgressReporter, TurnResult, UsageTotals } from '../../features/vision';
+import { MIN_LEGIBLE_TEXT_PX, type ProgressReporter, type TurnResult, type UsageTotals } from '../../features/vision';
 import type { Logger } from '../../platform/log/types';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -64,6 +64,16 @@ export function usageView(usage: UsageTotals) {
   };
 }
 
+/** An image whose text was too small to read as sent: how small, and the zoom_image calls that make it legible. */
+function smallTextHint(found: NonNullable<TurnResult['smallText']>[number]) {
+  return {
+    image_index: found.imageIndex,
+    text_px: found.textHeightPx,
+    hint: `Text is about ${found.textHeightPx} px tall as sent (legible from ${MIN_LEGIBLE_TEXT_PX} px); read it with zoom_image on these regions.`,
+    zoom_regions: found.zoomRegions,
+  };
+}
+
 /**
  * Structured content of a session turn (analyze_images, zoom_image, analyze_video): the answer
  * only; usage and latency (≈ 350 characters an agent pays for on every call) only when asked.
@@ -76,5 +86,6 @@ export function turnView(result: TurnResult, verbose: boolean): Record<string, u
     ...(verbose ? { usage: usageView(result.usage), session_usage: usageView(result.sessionUsage) } : {}),
     image_indexes: result.imageIndexes,
     ...(result.budgetNote ? { budget_note: result.budgetNote } : {}),
+    ...(result.smallText ? { small_text: result.smallText.map(smallTextHint) } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { openDatabase } from '../../platform/db/openDatabase';
 import { startScriptedProvider, type CapturedRequest } from '../../testSupport/scriptedProvider';
 import { allMigrations } from '../composition/migrations';
 import { countImageParts } from '../../testSupport/visionFixtures/harness';
-import { solidPng } from '../../testSupport/visionFixtures/images';
+import { lineArtPng, solidPng } from '../../testSupport/visionFixtures/images';
 import { spawnVisionServer, textJson, visionEnv, type SpawnedVisionServer } from '../../testSupport/visionFixtures/mcpClient';
 
 const entry = path.resolve(import.meta.dirname, '../../../dist/node/visionMcp.js');
@@ -36,6 +36,19 @@ describe('cadsight-vision over stdio', () => {
     // tools/list is read into every agent's context: the whole reply stays small.
     expect(Buffer.byteLength(JSON.stringify(await server.client.listTools()))).toBeLessThanOrEqual(6000);
   });
+
+  it('tells the agent when a drawing’s text is too small to read as sent, and a zoom on the region it names is answered', async () => {
+    server = await spawnVisionServer(() => ({ text: 'A sheet.\nSUMMARY: Sheet.' }));
+    const file = path.join(server.dir, 'sheet.png');
+    writeFileSync(file, await lineArtPng(4000, 3000));
+    const result = await server.call('analyze_images', { image_sources: [file], prompt: 'Read the dimensions.' });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const smallText = (textJson(result).small_text as Array<{ image_index: number; text_px: number; hint: string; zoom_regions: Array<Record<string, number>> }>)[0]!;
+    expect(smallText).toMatchObject({ image_index: 0, text_px: expect.any(Number), hint: expect.stringMatching(/zoom_image/) });
+    expect(smallText.text_px).toBeLessThan(8);
+    const zoom = await server.call('zoom_image', { session_id: textJson(result).session_id, image_index: 0, region: smallText.zoom_regions[0], prompt: 'Read it.' });
+    expect(zoom.isError, JSON.stringify(zoom.content)).toBeFalsy();
+  }, 60_000);
 
   it('analyzes, follows up and zooms in one session, sending the images on every turn', async () => {
     let turn = 0;

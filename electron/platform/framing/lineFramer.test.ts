@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createLineFramer, encodeFrame, type FrameItem } from './lineFramer';
+import { createLineFramer, encodeFrame, TAIL_CHARS, type FrameItem } from './lineFramer';
 
 const utf8 = new TextEncoder();
 
@@ -58,8 +58,23 @@ describe('lineFramer', () => {
       expect(framer.bufferedBytes).toBeLessThanOrEqual(11);
     }
     out.push(...framer.push(utf8.encode('yy\nshort\n')));
-    // The head keeps the line's first characters (here all it had seen) for the protocol.
-    expect(out).toEqual([{ kind: 'overflow', maxFrameBytes: 10, bytesDropped: 20, head: 'xxxxxxxxxxxxxxxxxxxx' }, { kind: 'line', text: 'short' }]);
+    // The head keeps the line's first characters (here all it had seen), the end its last ones.
+    expect(out).toEqual([{ kind: 'overflow', maxFrameBytes: 10, bytesDropped: 20, head: 'xxxxxxxxxxxxxxxxxxxx' }, { kind: 'overflow-end', tail: `${'x'.repeat(TAIL_CHARS - 2)}yy` }, { kind: 'line', text: 'short' }]);
+  });
+
+  it("gives the last characters of any oversized line, however it is chunked, once and after its overflow", () => {
+    const longLine = fc.array(messageArb, { minLength: 1, maxLength: 80 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(longLine, fc.boolean(), fc.array(fc.nat(), { maxLength: 20 }), fc.integer({ min: 8, max: 64 }), (line, crlf, cuts, maxFrameBytes) => {
+        fc.pre(utf8.encode(line).length > maxFrameBytes);
+        const framer = createLineFramer({ maxFrameBytes });
+        const out = cut(utf8.encode(`${line}${crlf ? '\r\n' : '\n'}after\n`), cuts).flatMap((piece) => framer.push(piece));
+        const tails = out.flatMap((item) => (item.kind === 'overflow' && item.tail !== undefined ? [item.tail] : item.kind === 'overflow-end' ? [item.tail] : []));
+        expect(out[0]!.kind).toBe('overflow');
+        expect(tails).toEqual([line.slice(-TAIL_CHARS)]);
+        expect(lines(out).at(-1)).toBe('after');
+      }),
+    );
   });
 
   it('accepts a line of exactly maxFrameBytes and refuses one byte more', () => {

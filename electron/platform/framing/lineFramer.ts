@@ -21,9 +21,17 @@ export type FrameItem =
   /**
    * A line longer than maxFrameBytes, reported as soon as it crosses the cap. Its bytes are
    * dropped (memory stays bounded) and the framer skips to the next `\n`; `bytesDropped`
-   * counts what had been seen of it when it was reported.
+   * counts what had been seen of it when it was reported. `tail` (the line's last characters)
+   * is set when the line's end was already in hand; otherwise an `overflow-end` follows once
+   * the `\n` arrives.
    */
-  | { kind: 'overflow'; maxFrameBytes: number; bytesDropped: number; head: string }
+  | { kind: 'overflow'; maxFrameBytes: number; bytesDropped: number; head: string; tail?: string }
+  /**
+   * The end of an oversized line reported earlier without its `tail`: its last characters
+   * (at most TAIL_CHARS, `\r` of a `\r\n` removed), so a protocol can read what a writer put
+   * last (the official MCP SDK writes a request's id after its params).
+   */
+  | { kind: 'overflow-end'; tail: string }
   /** A complete line that is not valid UTF-8 (the peer sent garbage); its raw length is kept. */
   | { kind: 'invalid-utf8'; byteLength: number };
 
@@ -42,6 +50,18 @@ export interface LineFramerOptions {
 
 /** Characters of an oversized line kept for its `head`. */
 const HEAD_CHARS = 1024;
+/** Characters of an oversized line kept for its `tail`. */
+export const TAIL_CHARS = 1024;
+/** Raw bytes kept while skipping: TAIL_CHARS UTF-16 units of up to 3 bytes each, a `\r`, and a cut character's first bytes. */
+const TAIL_BYTES = TAIL_CHARS * 3 + 4;
+
+/** The last `chars` characters of UTF-8 bytes that may start inside a character (its stray bytes are dropped). */
+function lastChars(bytes: Uint8Array, chars: number): string {
+  let start = 0;
+  // Continuation bytes (10xxxxxx) at the start belong to a character cut off by the window.
+  while (start < bytes.length && start < 3 && (bytes[start]! & 0xc0) === 0x80) start++;
+  return new TextDecoder('utf-8').decode(bytes.subarray(start)).slice(-chars);
+}
 
 export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -56,8 +76,45 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   let lastByte = -1;
   // The current line held bytes that are not UTF-8; it is reported when its `\n` arrives.
   let invalid = false;
-  // While skipping the rest of an oversized line, its bytes are dropped as they arrive.
+  // While skipping the rest of an oversized line, its bytes are dropped as they arrive; only
+  // the last TAIL_BYTES of them are kept for the `overflow-end` item.
   let skipping = false;
+  let skippedTail = new Uint8Array(0);
+
+  /** Keeps the last TAIL_BYTES of the skipped bytes and `part`. */
+  function keepTail(part: Uint8Array): void {
+    if (part.length >= TAIL_BYTES) {
+      skippedTail = part.slice(part.length - TAIL_BYTES);
+      return;
+    }
+    const keep = Math.min(skippedTail.length, TAIL_BYTES - part.length);
+    const next = new Uint8Array(keep + part.length);
+    next.set(skippedTail.subarray(skippedTail.length - keep));
+    next.set(part, keep);
+    skippedTail = next;
+  }
+
+  /**
+   * Seeds the tail window when a line crosses the cap: the last characters decoded so far (a
+   * character split before `part` is completed by its first bytes), then `part`'s bytes.
+   */
+  function startTail(part: Uint8Array): void {
+    let lead = 0;
+    while (lead < part.length && lead < 3 && (part[lead]! & 0xc0) === 0x80) lead++;
+    let held = '';
+    for (let i = pending.length - 1; i >= 0 && held.length < TAIL_CHARS + 2; i--) held = pending[i]!.slice(-(TAIL_CHARS + 2)) + held;
+    try {
+      if (!invalid) held += decoder.decode(part.subarray(0, lead));
+    } catch {
+      // Not UTF-8: the window keeps the raw bytes and the end is decoded leniently.
+    }
+    // Two spare units: a surrogate pair cut at the window's start stays outside the TAIL_CHARS given back.
+    skippedTail = utf8.encode(held.slice(-(TAIL_CHARS + 2)));
+    keepTail(part.subarray(lead));
+  }
+
+  /** A finished line's last characters without the `\r` of a `\r\n` terminator. */
+  const withoutCr = (tail: string) => (tail.endsWith('\r') ? tail.slice(0, -1) : tail);
 
   function decodeInto(part: Uint8Array, final: boolean): void {
     if (invalid) return;
@@ -81,6 +138,24 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
     return (head + new TextDecoder('utf-8').decode(part.subarray(0, HEAD_CHARS * 4))).slice(0, HEAD_CHARS);
   }
 
+  /**
+   * The last characters of a line over the cap whose end arrived with the chunk that crossed it:
+   * the decoded pieces held plus `tail` (a split character is finished by the decoder).
+   */
+  function tailOfWholeLine(tail: Uint8Array): string {
+    let end: string;
+    if (tail.length > TAIL_BYTES || invalid) end = lastChars(tail.subarray(tail.length - Math.min(tail.length, TAIL_BYTES)), TAIL_CHARS + 1);
+    else {
+      try {
+        end = decoder.decode(tail);
+      } catch {
+        end = lastChars(tail, TAIL_CHARS + 1);
+      }
+    }
+    for (let i = pending.length - 1; i >= 0 && end.length <= TAIL_CHARS; i--) end = pending[i]!.slice(-(TAIL_CHARS + 1)) + end;
+    return withoutCr(end.slice(-(TAIL_CHARS + 1))).slice(-TAIL_CHARS);
+  }
+
   function reset(): void {
     pending = [];
     pendingBytes = 0;
@@ -90,15 +165,18 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
 
   function finishLine(tail: Uint8Array, out: FrameItem[]): void {
     if (skipping) {
-      // Already reported when the line crossed the cap; its end only resumes framing.
+      // Already reported when the line crossed the cap; its end gives the tail and resumes framing.
+      keepTail(tail);
+      out.push({ kind: 'overflow-end', tail: withoutCr(lastChars(skippedTail, TAIL_CHARS + 2)).slice(-TAIL_CHARS) });
       skipping = false;
+      skippedTail = new Uint8Array(0);
       reset();
       return;
     }
     const endsWithCr = (tail.length > 0 ? tail[tail.length - 1] : lastByte) === CARRIAGE_RETURN;
     const lineBytes = pendingBytes + tail.length - (endsWithCr ? 1 : 0);
     if (lineBytes > maxFrameBytes) {
-      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: lineBytes, head: headOf(tail) });
+      out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: lineBytes, head: headOf(tail), tail: tailOfWholeLine(tail) });
       decoder = newDecoder();
       reset();
       return;
@@ -117,12 +195,17 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   }
 
   function keepPartial(part: Uint8Array, out: FrameItem[]): void {
-    if (part.length === 0 || skipping) return;
+    if (part.length === 0) return;
+    if (skipping) {
+      keepTail(part);
+      return;
+    }
     // +1 tolerates the `\r` of a `\r\n` terminator that may still be in flight.
     if (pendingBytes + part.length > maxFrameBytes + 1) {
       // Reported now, not at the line's end: a peer may never send that `\n`.
       out.push({ kind: 'overflow', maxFrameBytes, bytesDropped: pendingBytes + part.length, head: headOf(part) });
       skipping = true;
+      startTail(part);
       decoder = newDecoder();
       reset();
       return;

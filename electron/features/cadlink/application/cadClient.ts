@@ -109,7 +109,7 @@ export function createCadClient(options: CadClientOptions): CadClient {
     ...(log ? { log } : {}),
   });
 
-  function handleFrame(item: Exclude<FrameItem, { kind: 'overflow' }>): void {
+  function handleFrame(item: Exclude<FrameItem, { kind: 'overflow' | 'overflow-end' }>): void {
     if (item.kind === 'invalid-utf8') {
       counters.malformedReplies += 1;
       log?.warn('cad reply is not UTF-8', { bytes: item.byteLength });

@@ -36,7 +36,7 @@ export interface CadConnectionOptions {
   connectTimeoutMs: number;
   maxFrameBytes: number;
   /** Every complete incoming frame (lines and invalid UTF-8; overflow is handled here). */
-  onFrame(item: Exclude<FrameItem, { kind: 'overflow' }>): void;
+  onFrame(item: Exclude<FrameItem, { kind: 'overflow' | 'overflow-end' }>): void;
   /** A live connection ended: everything in flight on it is lost. */
   onLost(error: AppError): void;
   log?: Logger;
@@ -136,6 +136,8 @@ export function createCadConnection(options: CadConnectionOptions): CadConnectio
           opened.close();
           return;
         }
+        // Never reached: the connection closes at the overflow, before the line's end.
+        if (item.kind === 'overflow-end') continue;
         options.onFrame(item);
       }
     });

@@ -44,6 +44,8 @@ export async function openProbe(factory: CadSocketFactory, endpoint: CadEndpoint
   socket.onData((chunk) => {
     for (const item of framer.push(chunk)) {
       if (item.kind === 'line') inbox.push(toReply(item.text));
+      // The overflow itself was reported when the line crossed the cap.
+      else if (item.kind === 'overflow-end') continue;
       else inbox.push({ kind: 'invalid-frame', detail: item.kind === 'overflow' ? `a reply exceeded ${item.maxFrameBytes} bytes` : 'a reply was not valid UTF-8' });
     }
     notify();

@@ -7,6 +7,7 @@ import { sniffImage, type ImageFormat, type SniffedImage } from '../domain/image
 import type { EncodedImage, ImageProcessor, PreparedImage } from '../ports/imageProcessor';
 import { isCheckablePng, plainPngLayout, pngPixelsIntact } from './pngCheck';
 import { encodeSmallestPng } from './pngEncoding';
+import { findSmallText, inkMask, type SmallText } from '../domain/textLegibility';
 
 export interface SharpProcessorOptions {
   /** What the provider looks at (imageLimitsFor): resize and tiling follow it. */
@@ -68,8 +69,12 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
     encoding,
   });
 
-  /** Encodes resized/cropped pixels: JPEG for JPEG sources (or IMAGE_FORMAT=jpeg), else the smallest faithful PNG. */
-  async function encode(pipeline: Sharp, source: ImageFormat): Promise<EncodedImage> {
+  /**
+   * Encodes resized/cropped pixels: JPEG for JPEG sources (or IMAGE_FORMAT=jpeg), else the
+   * smallest faithful PNG. With `checkText`, a PNG's text height is measured on the very pixels
+   * sent (findSmallText; JPEG sources are photos and are not measured).
+   */
+  async function encode(pipeline: Sharp, source: ImageFormat, checkText = false): Promise<EncodedImage & { smallText?: SmallText }> {
     try {
       if (options.format === 'jpeg' || source === 'jpeg') {
         const { data, info } = await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.jpegQuality ?? 85 }).toBuffer({ resolveWithObject: true });
@@ -77,7 +82,10 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       }
       const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
       const png = await encodeSmallestPng(await factory(), { data, width: info.width, height: info.height, channels: info.channels });
-      return result(png.bytes, { format: 'png', width: info.width, height: info.height }, png.encoding);
+      const encoded = result(png.bytes, { format: 'png', width: info.width, height: info.height }, png.encoding);
+      // Photographic pixels went out as truecolour: components of a photo are not text.
+      const smallText = checkText && png.encoding !== 'truecolour' ? findSmallText(inkMask(data, info.width, info.height, info.channels), info.width, info.height) : undefined;
+      return smallText ? { ...encoded, smallText } : encoded;
     } catch (error) {
       throw decodeError(error, source);
     }
@@ -129,7 +137,8 @@ export function createSharpImageProcessor(options: SharpProcessorOptions): Image
       }
       if (plan.kind !== 'tiles') {
         const pipeline = (await input(bytes)).rotate().resize(resizeTo(plan.width, plan.height));
-        return { original, prepared: await encode(pipeline, sniffed.format), reencoded: true };
+        const { smallText, ...prepared } = await encode(pipeline, sniffed.format, true);
+        return { original, prepared, reencoded: true, ...(smallText ? { smallText } : {}) };
       }
       // A strip too long to shrink legibly: tiles for the model, a fitted overview for thumbnails.
       const base = await oriented(bytes, sniffed.format);

@@ -56,7 +56,7 @@ export async function prepareOriginal(
       limitPixels: deps.limits.maxInputPixels,
     });
   }
-  const { original, prepared, tiles } = await deps.processor.prepare(bytes, sniffed, extras.sha256);
+  const { original, prepared, tiles, smallText } = await deps.processor.prepare(bytes, sniffed, extras.sha256);
   return {
     index,
     origin,
@@ -72,6 +72,7 @@ export async function prepareOriginal(
     originalBytes: bytes,
     preparedBytes: prepared.bytes,
     ...(text ? { text } : {}),
+    ...(smallText ? { smallText } : {}),
     ...(tiles
       ? {
           tiles: tiles.map((t) => ({ sha256: t.sha256, mimeType: t.mimeType, width: t.width, height: t.height, source: t.source })),

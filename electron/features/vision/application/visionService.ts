@@ -2,6 +2,7 @@ import type { LlmGateway } from '../../../platform/llm/types';
 import { visionError } from '../domain/errors';
 import type { ImageBudget } from '../domain/imageBudget';
 import { regionToPixels, type FractionRegion } from '../domain/imageMath';
+import type { SmallText } from '../domain/textLegibility';
 import { FIRST_TURN_SUMMARY_INSTRUCTION, videoPromptText, zoomPromptText } from '../domain/prompts';
 import { addUsage, emptyUsage, shorten, splitSummary, withoutSummaryTags, type SessionImage, type SessionListing, type SessionRecord, type UsageTotals } from '../domain/session';
 import type { ImageProcessor } from '../ports/imageProcessor';
@@ -50,6 +51,8 @@ export interface TurnResult {
   imageIndexes: number[];
   /** Present when the session image budget left images out (states the policy). */
   budgetNote?: string;
+  /** Images of this call whose text is too small to read as sent, with where to zoom. */
+  smallText?: Array<SmallText & { imageIndex: number }>;
 }
 
 /**
@@ -103,6 +106,12 @@ function freshBytes(images: NewSessionImage[]): Map<string, Uint8Array> {
   return fresh;
 }
 
+/** The smallText of the images a turn added, by session index ({} when none has any). */
+function smallTextOf(images: NewSessionImage[]): Pick<TurnResult, 'smallText'> {
+  const found = images.flatMap((image) => (image.smallText ? [{ imageIndex: image.index, ...image.smallText }] : []));
+  return found.length > 0 ? { smallText: found } : {};
+}
+
 export function createVisionService(deps: VisionDeps): VisionService {
   const mutex = createKeyedMutex();
   const { settings, repository } = deps;
@@ -144,6 +153,7 @@ export function createVisionService(deps: VisionDeps): VisionService {
       sessionUsage,
       imageIndexes: [...pending.mustInclude].sort((a, b) => a - b),
       ...(outcome.budgetNote ? { budgetNote: outcome.budgetNote } : {}),
+      ...smallTextOf(newImages),
     };
   }
 

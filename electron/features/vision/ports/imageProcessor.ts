@@ -1,4 +1,5 @@
 import type { PixelRect } from '../domain/imageMath';
+import type { SmallText } from '../domain/textLegibility';
 import type { SniffedImage } from '../domain/imageSniff';
 
 /** Image bytes plus what the model needs to know about them. */
@@ -33,6 +34,11 @@ export interface PreparedImage {
   /** Tiles in reading order (left to right, or top to bottom), when the image is tiled. */
   tiles?: EncodedTile[];
   reencoded: boolean;
+  /**
+   * Set when a resized line-art image's text is below MIN_LEGIBLE_TEXT_PX as sent: its height
+   * there and where to zoom (fractions of the image, as zoom_image takes them).
+   */
+  smallText?: SmallText;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SmallText } from '../domain/textLegibility';
 import type { SessionImage, SessionListing, SessionRecord, SessionTurn, UsageTotals } from '../domain/session';
 
 /** A new image to store with a turn, with its bytes (stored once per content hash). */
@@ -6,6 +7,8 @@ export interface NewSessionImage extends SessionImage {
   preparedBytes: Uint8Array;
   /** Bytes of `tiles`, in the same order. */
   tileBytes?: Uint8Array[];
+  /** Text too small to read as sent (PreparedImage.smallText); reported with the turn, not stored. */
+  smallText?: SmallText;
 }
 
 /** Everything one successful turn writes, in one transaction. */

@@ -255,6 +255,8 @@ async function answer(item: FrameItem, options: JsonRpcLineServerOptions): Promi
     return makeFailure(null, JSON_RPC_ERROR.invalidRequest, `The request is larger than ${item.maxFrameBytes} bytes and was dropped.`);
   }
   if (item.kind === 'invalid-utf8') return makeFailure(null, JSON_RPC_ERROR.parseError, 'The message is not valid UTF-8.');
+  // The overflow was answered when the line crossed the cap; its end only resumes framing.
+  if (item.kind === 'overflow-end') return null;
   const classified = parseJsonRpcLine(item.text);
   switch (classified.kind) {
     case 'invalid':
