@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteTaskRepository, LATEST_CONFORMANCE } from '../../features/cadgen/index';
+import { openDatabase } from '../../platform/db/openDatabase';
 import { startDxfServerProcess, type DxfServerProcess } from '../../testSupport/cadPeers/dxfServerProcess';
+import { allMigrations } from '../composition/migrations';
 import { CONFORMING_MODEL_SCRIPT, startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider';
 
 const CLI = path.resolve('dist/node/cli.js');
@@ -63,6 +66,17 @@ describe('cadsight doctor', () => {
     expect(report.ok).toBe(true);
     expect(code).toBe(0);
     expect(stdout).not.toContain(KEY);
+  });
+
+  it('shows the stored result of cadsight gen check for the provider model', async () => {
+    provider = await startScriptedProvider({ script: [{ text: 'pong' }, ...CONFORMING_MODEL_SCRIPT], apiKey: KEY });
+    const data = freshDataDir();
+    const { db } = openDatabase({ file: path.join(data, 'cadsight.db'), migrations: allMigrations });
+    createSqliteTaskRepository(db, { now: () => new Date('2026-12-01T00:00:00Z') }).saveCapabilities('chat/scripted-vl', LATEST_CONFORMANCE, true, { mode: 'strict' });
+    db.close();
+    const { stdout } = await runDoctor(['--json', '--cad', '127.0.0.1:9'], { CADSIGHT_DATA_DIR: data, CHAT_BASE_URL: provider.apiBaseUrl, CHAT_API_KEY: KEY, CHAT_MODEL: 'scripted-vl' });
+    const row = JSON.parse(stdout).items.find((item: { id: string }) => item.id === 'provider:chat');
+    expect(row.detail).toContain('CAD protocol schemas passed (cadsight gen check, 2026-12-01)');
   });
 
   it('fails with the typed reason when a named AutoCAD address is down or a provider rejects its key', async () => {

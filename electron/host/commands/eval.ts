@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../../shared/errors';
 import { defaultFixturesDir, loadFixtures, runScenario, startFixtureProvider, writeReport, type ScenarioCounts, type ScenarioResult } from '../composition/cadgenEval';
+import { runSwappedEndpointScenario } from '../composition/cadgenEvalSwap';
 import { resolveRoleModel } from '../composition/modelResolution';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 
@@ -34,6 +35,8 @@ const RELEASE_FAULTS: { name: string; fixture: string; state: string; min?: Part
   { name: 'reject_forever', fixture: 'plate_with_holes', state: 'FAILED', min: { repeated_fragments: 1 }, max: { candidate_builds: 4 } },
   { name: 'hole_off_material', fixture: 'flange', state: 'COMPLETED', min: { precondition_rejections: 1 }, max: { build_failures: 0 } },
   { name: 'complete_twice', fixture: 'plate_with_holes', state: 'COMPLETED', min: { final_reviews: 2, complete_rejections: 1, rollbacks: 1 } },
+  // Runs against two providers (see runSwappedEndpointScenario): the task must refuse to start.
+  { name: 'swapped_endpoint', fixture: 'plate_with_holes', state: 'DRAFTING_REQUIREMENTS' },
 ];
 
 function line(r: ScenarioResult): string {
@@ -101,6 +104,18 @@ export const evalCommand = {
         ].filter((s) => !values.only || values.only.split(',').includes(s.name));
         for (const s of scenarios) {
           try {
+            if (s.name === 'swapped_endpoint') {
+              const good = await startFixtureProvider(binary, fixturesDir, s.fixture.id);
+              const swapped = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
+              try {
+                results.push(await runSwappedEndpointScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, good: good.config, swapped: swapped.config, outDir, workerScript }));
+              } finally {
+                good.child.kill('SIGTERM');
+                swapped.child.kill('SIGTERM');
+              }
+              process.stdout.write(`${line(results[results.length - 1] as ScenarioResult)}\n`);
+              continue;
+            }
             const provider = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
             try {
               results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state, ...(s.min ? { minCounts: s.min } : {}), ...(s.max ? { maxCounts: s.max } : {}) }));

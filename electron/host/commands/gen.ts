@@ -183,8 +183,9 @@ export const genCommand = {
             ok &&= report.passed;
             if (json) print(JSON.stringify(report, null, 2));
             else {
-              print(`gen check: ${report.model}: ${report.passed ? 'PASS' : 'FAIL'} (${report.checks.filter((c) => c.passed).length}/${report.checks.length})`);
-              for (const c of report.checks.filter((x) => !x.passed)) print(`  ${c.name.padEnd(40)} ${c.detail}`);
+              print(`gen check: ${report.model}: ${report.passed ? `PASS (mode ${report.mode})` : 'FAIL'} (${report.checks.filter((c) => c.passed).length}/${report.checks.length}; ${report.cost.calls} calls, ${report.cost.requestBytes} bytes)`);
+              print(`  modes: ${Object.entries(report.modes).map(([mode, outcome]) => `${mode} ${outcome.status}`).join(', ')}`);
+              for (const c of report.checks.filter((x) => !x.passed)) print(`  ${`${c.mode} ${c.name}`.padEnd(40)} ${c.detail}`);
             }
           }
           return ok ? 0 : 1;

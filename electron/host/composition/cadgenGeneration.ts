@@ -5,6 +5,7 @@ import {
   createFsPublisher,
   createFsTaskArtifacts,
   createGatewayModel,
+  endpointOf,
   createGenerationService,
   createOcctRuntime,
   createSqliteTaskRepository,
@@ -68,7 +69,7 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     }
     return gatewayModel(config);
   };
-  const gatewayModel = (config: LlmProviderConfig) => createGatewayModel(`${config.id}/${config.model}`, createLlmGateway({ provider: config, retry: GENERATION_RETRY, ...(options.log ? { log: options.log } : {}) }));
+  const gatewayModel = (config: LlmProviderConfig) => createGatewayModel(`${config.id}/${config.model}`, createLlmGateway({ provider: config, retry: GENERATION_RETRY, ...(options.log ? { log: options.log } : {}) }), endpointOf(config));
   const deps: GenerationDeps = {
     repo: createSqliteTaskRepository(options.db, clock),
     artifacts: createFsTaskArtifacts(options.tasksRoot),

@@ -5,7 +5,7 @@ import type { IpcEvents } from '../../../shared/ipc/channels';
 import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenModelConformance, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
 import { createCanvasDxfRenderer, type DxfScreenshotRenderer } from '../../features/drawing/index';
 import { createSqliteReviewStore } from '../../features/review/index';
-import { checkModel, requireConformantModel, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
+import { checkModel, LATEST_CONFORMANCE, requireConformantModel, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { EventBus } from '../../platform/events/eventBus';
 import type { HandlerTable } from '../../platform/ipc/router';
@@ -315,14 +315,14 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
           throw error;
         }
       });
-      return [...new Set(wanted)].map((model) => conformanceView(model, reader.deps.repo.capabilities(model, 'generation-v1')));
+      return [...new Set(wanted)].map((model) => conformanceView(model, reader.deps.repo.capabilities(model, LATEST_CONFORMANCE)));
     },
     async genCheckModel({ model }) {
       await ready();
       const gen = runtimeWith({ author: options.resolveModel('author', model) });
       try {
         const report = await checkModel(gen.deps, gen.deps.author);
-        return conformanceView(report.model, reader.deps.repo.capabilities(report.model, 'generation-v1'));
+        return conformanceView(report.model, reader.deps.repo.capabilities(report.model, LATEST_CONFORMANCE));
       } finally {
         await gen.dispose();
       }

@@ -1,5 +1,5 @@
 import type { CadEndpoint } from '../../features/cadlink/index';
-import { createSqliteTaskRepository, type CadRuntime } from '../../features/cadgen/index';
+import { createSqliteTaskRepository, LATEST_CONFORMANCE, type CadRuntime } from '../../features/cadgen/index';
 import { providerPresets, providersFromEnv, type EnvSource, type RetryOptions } from '../../platform/llm';
 import type { PlatformRuntime } from '../composition/platformRuntime';
 import { cadCheck } from './cadCheck';
@@ -46,7 +46,8 @@ export function systemChecks(inputs: SystemCheckInputs): DoctorCheck[] {
   const fromSettings: ProviderCandidate[] = view.providers.map((p) => ({ id: p.id, name: p.label, source: 'settings', resolve: () => settings.resolveProvider({ providerId: p.id }) }));
   const fromEnv = inputs.envProviders ? envCandidates(inputs.env) : [];
   const generationStore = createSqliteTaskRepository(inputs.platform.db, { now: () => new Date() });
-  const providerOptions = { liveModels: inputs.liveModels, retry: CHECK_RETRY, protocolCapability: (id: string, model: string) => generationStore.capabilities(id, model) };
+// Conformance rows are stored per model id (`provider/model`); the doctor shows the latest.
+  const providerOptions = { liveModels: inputs.liveModels, retry: CHECK_RETRY, protocolCapability: (id: string, model: string) => generationStore.capabilities(`${id}/${model}`, LATEST_CONFORMANCE) };
   const providerRows = [...fromSettings, ...fromEnv].map((c) => ('run' in c ? c : providerCheck(c, providerOptions)));
   const noProviders: DoctorCheck = {
     id: 'provider:none',

@@ -61,6 +61,12 @@ export interface LlmToolDefinition {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /**
+   * Ask the provider to enforce `parameters` while sampling (OpenAI `strict: true`, Anthropic
+   * strict tool use). `parameters` must already be in the protocol's strict dialect (compile it
+   * with compileStrictSchema); a provider refusing the schema answers 400 (LLM_BAD_REQUEST).
+   */
+  strict?: boolean;
 }
 
 export interface LlmRequest {
@@ -75,6 +81,11 @@ export interface LlmRequest {
    * tool is forced (structured output). Default 'auto' when tools are given.
    */
   toolChoice?: 'auto' | { name: string };
+  /**
+   * 'json_object': the provider's JSON mode (Chat Completions response_format, Responses
+   * text.format); the reply text is one JSON object. Not offered by Anthropic Messages.
+   */
+  responseFormat?: 'json_object';
   signal?: AbortSignal;
   /** Label for logs/usage (e.g. "vision.turn", "review.frame"). */
   purpose?: string;

@@ -96,7 +96,12 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
   return (request: CapturedRequest): ScriptStep => {
     const { facts, tools, system, enumOf } = factsOf(request);
     // Conformance probes show the exact arguments to send back through the tool.
-    if (facts.conformance === true) return faults.nonConformant ? { text: 'I prefer to answer in prose.' } : call(String(facts.call), facts.arguments as Record<string, unknown>);
+    if (facts.conformance === true) {
+      if (faults.nonConformant) return { text: 'I prefer to answer in prose.' };
+      // JSON mode: the same arguments in the {tool, arguments} envelope, as the reply text.
+      const jsonMode = (request.body as { response_format?: unknown }).response_format !== undefined;
+      return jsonMode ? { text: JSON.stringify({ tool: facts.call, arguments: facts.arguments }) } : call(String(facts.call), facts.arguments as Record<string, unknown>);
+    }
     const reviewer = system.includes('independent reviewer');
     if (reviewer && faults.reviewerDown) return { error: { status: 503 } };
     if (!reviewer && faults.authorDown) return { error: { status: 503 } };

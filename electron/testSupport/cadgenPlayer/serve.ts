@@ -13,7 +13,8 @@ const dir = values.dir ?? path.resolve('resources/evals/cadgen/v1');
 const fixture = JSON.parse(readFileSync(path.join(dir, `${values.fixture ?? 'flange'}.json`), 'utf8')) as GenFixture;
 const faults = values.faults ? FAULT_SCENARIOS[values.faults]?.faults : {};
 if (faults === undefined) throw new Error(`unknown fault scenario ${values.faults}`);
-const provider = await startScriptedProvider({ script: createFixturePlayer(fixture, faults) });
+// Strict tools are held to OpenAI's rules, so every run shows the product's strict schemas are accepted.
+const provider = await startScriptedProvider({ script: createFixturePlayer(fixture, faults), enforceOpenAiStrict: true });
 process.stdout.write(`${JSON.stringify({ apiBaseUrl: provider.apiBaseUrl })}\n`);
 const stop = (): void => void provider.close().then(() => process.exit(0));
 process.on('SIGTERM', stop);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promptTokensOf } from './promptTokens';
+import { openAiStrictRefusal } from './strictSchemas';
 import { anthropicBody, anthropicStreamEvents, chatBody, chatStreamEvents, errorBody, neutralReply, responsesBody } from './replies';
 import type { CapturedRequest, ScriptedProvider, ScriptedProviderOptions, ScriptStep } from './types';
 
@@ -88,6 +89,11 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
     }
     if (options.apiKey !== undefined && !request.authMatched) {
       sendJson(res, 401, errorBody(flavour, 401, 'Invalid API key.'));
+      return;
+    }
+    const refusal = options.enforceOpenAiStrict && endpoint !== 'anthropic' ? openAiStrictRefusal(request.body) : null;
+    if (refusal) {
+      sendJson(res, 400, refusal);
       return;
     }
     const step = await nextStep(request);

@@ -65,6 +65,12 @@ export interface ScriptedProviderOptions {
   apiKey?: string;
   /** Model id listed by GET /v1/models and echoed in replies (default "scripted-model"). */
   model?: string;
+  /**
+   * Enforce OpenAI's strict-schema rules: a Chat Completions or Responses request offering a
+   * `strict: true` tool whose schema is outside the Structured Outputs subset gets OpenAI's 400
+   * "Invalid schema for function" (the script is not consulted).
+   */
+  enforceOpenAiStrict?: boolean;
   /** Port on 127.0.0.1 (default 0 = ephemeral); a journey restarts a provider that "came back" on its old port. */
   port?: number;
 }

@@ -46,7 +46,8 @@ function toAnthropicMessage(message: LlmMessage): Record<string, unknown> {
 
 function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
   const stream = provider.forceStreaming === true;
-  const tools = request.tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  if (request.responseFormat) throw new AppError('LLM_BAD_REQUEST', 'Anthropic Messages has no JSON mode; use a (strict) tool instead.', { data: { responseFormat: request.responseFormat } });
+  const tools = request.tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters, ...(t.strict ? { strict: true } : {}) }));
   const choice = request.toolChoice;
   const body: Record<string, unknown> = {
     model: provider.model,

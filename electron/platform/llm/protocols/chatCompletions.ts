@@ -37,7 +37,7 @@ function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: 
     ...(request.system ? [{ role: 'system' as const, content: request.system }] : []),
     ...request.messages.flatMap(toChatMessages),
   ];
-  const tools = request.tools?.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const tools = request.tools?.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.strict ? { strict: true } : {}) } }));
   const choice = request.toolChoice;
   const body = {
     model: provider.model,
@@ -45,6 +45,7 @@ function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: 
     ...(tools && tools.length > 0
       ? { tools, tool_choice: choice === undefined || choice === 'auto' ? ('auto' as const) : { type: 'function' as const, function: { name: choice.name } } }
       : {}),
+    ...(request.responseFormat === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}),
     ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),

@@ -31,7 +31,7 @@ function toInputItems(message: LlmMessage): ResponseInputItem[] {
 }
 
 function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: string | undefined): WireRequest {
-  const tools = request.tools?.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const tools = request.tools?.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, parameters: t.parameters, strict: t.strict === true }));
   const choice = request.toolChoice;
   const forced = choice !== undefined && choice !== 'auto';
   const body = {
@@ -42,6 +42,7 @@ function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: 
     ...(request.system ? { instructions: request.system } : {}),
     ...(tools && tools.length > 0 ? { tools, tool_choice: forced ? { type: 'function' as const, name: choice.name } : ('auto' as const) } : {}),
     ...(forced ? { parallel_tool_calls: false } : {}),
+    ...(request.responseFormat === 'json_object' ? { text: { format: { type: 'json_object' as const } } } : {}),
     ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   } satisfies ResponseCreateParamsNonStreaming;

@@ -146,8 +146,26 @@ export interface TaskArtifacts {
   verifyRevision(taskId: string, revisionId: string): Promise<boolean>;
 }
 
+/**
+ * How a model is asked for structured output (seed §6.5), each probed and recorded separately by
+ * conformance: `strict` (provider-enforced schemas in the protocol's strict dialect), `tool`
+ * (plain tool calling), `json` (the provider's JSON mode with a {tool, arguments} envelope).
+ */
+export type OutputMode = 'strict' | 'tool' | 'json';
+
+/** Where a model's calls go; conformance results are keyed by it (plus the schema-set hash). */
+export interface ModelEndpoint {
+  protocol: string;
+  baseUrl: string;
+  model: string;
+  /** The output modes this protocol can send, in order of preference. */
+  modes: OutputMode[];
+}
+
 /** A model call as the coordinator needs it: one tool call among the exposed ones. */
 export interface ModelTurn {
+  /** Output mode of this call (conformance probes); default: the mode chosen by useMode. */
+  mode?: OutputMode;
   system: string;
   user: string;
   tools: LlmToolDefinition[];
@@ -165,7 +183,14 @@ export type ModelReply = { kind: 'call'; name: string; rawArguments: string; usa
  */
 export interface ModelPort {
   readonly id: string;
+  /** The endpoint behind the port (absent for in-process models, keyed by id alone). */
+  readonly endpoint?: ModelEndpoint;
   turn(request: ModelTurn): Promise<ModelReply>;
+  /**
+   * Makes `mode` the mode of every later turn; set from a passed conformance record
+   * (requireConformantModel). Until then a port uses plain tool calling.
+   */
+  useMode?(mode: OutputMode): void;
 }
 
 /** Publishes outbox events to subscribers (UI, CLI progress); at least once, idempotent by seq. */
