@@ -33,14 +33,14 @@ function prefixUnits(endpoint: CacheEndpoint, body: Record<string, unknown>): Pr
   const plain = (value: unknown): PrefixUnit => ({ json: JSON.stringify(value), breakpoint: false });
   if (endpoint === 'chat') return [plain(list('tools')), ...list('messages').map(plain)];
   if (endpoint === 'responses') return [plain(body['instructions'] ?? null), plain(list('tools')), ...list('input').map(plain)];
-  const marked = (value: unknown, role = ''): PrefixUnit => {
+  const marked = (value: unknown, role?: string): PrefixUnit => {
     const { unit, breakpoint } = withoutCacheControl(value as Record<string, unknown>);
-    return { json: role + JSON.stringify(unit), breakpoint };
+    return { json: JSON.stringify(role ? { role, block: unit } : unit), breakpoint };
   };
   const system = typeof body['system'] === 'string' ? [{ type: 'text', text: body['system'] }] : list('system');
   const blocks = list('messages').flatMap((m) => {
     const message = m as { role: string; content: unknown };
-    return Array.isArray(message.content) ? message.content.map((b) => marked(b, `${message.role}:`)) : [plain(message)];
+    return Array.isArray(message.content) ? message.content.map((b) => marked(b, message.role)) : [plain(message)];
   });
   return [...list('tools').map((t) => marked(t)), ...system.map((s) => marked(s)), ...blocks];
 }
