@@ -90,7 +90,7 @@ async function runPart(fixture: GenFixture, delayMs = 0) {
   const player = createFixturePlayer(fixture);
   let modelCalls = 0;
   // The provider reports cached prompt tokens from a simulated automatic prefix cache (OpenAI,
-  // DeepSeek, Kimi, GLM, Qwen: the longest prefix of tools + messages seen before, ≥ 1024 tokens).
+  // DeepSeek, Kimi, GLM, Qwen: the longest prefix of system, tools, messages seen before, ≥ 1024 tokens).
   const provider = await startScriptedProvider({
     promptCache: true,
     script: (request) => {
@@ -299,7 +299,7 @@ The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadg
 | author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures | **${pct(medianSaving)} fewer** | target ≥ 30 % fewer: ${met(medianSaving >= 0.3)} |
 | same, variant B: the old modelling turns also carried requirements.md + completion.md in full | ${pct(medianSavingMarkdown)} fewer | target ≥ 30 % fewer: ${met(medianSavingMarkdown >= 0.3)} |
 | all prompt tokens incl. requirement, candidate and final reviews (renders billed by pixels, OpenAI rule) | ${pct(medianSavingAll)} fewer (Anthropic rule: ${pct(medianSavingAllAnthropic)}) | same baseline; no target (the seed keeps result reviews on purpose) |
-| prompt tokens a caching provider serves from its cache on the happy path (automatic prefix cache ≥ 1024 tokens, simulated by the scripted provider), median of 4 fixtures | **${pct(cache.medianShare)}** (${cache.runs.map((c) => `${c.fixture}: ${c.cachedPromptTokens} of ${c.promptTokens}`).join('; ')}) | no target; the stable prefix is the tool definitions and system text |
+| prompt tokens a caching provider serves from its cache on the happy path (automatic prefix cache ≥ 1024 tokens, simulated by the scripted provider), median of 4 fixtures | **${pct(cache.medianShare)}** (${cache.runs.map((c) => `${c.fixture}: ${c.cachedPromptTokens} of ${c.promptTokens}`).join('; ')}) | no target; cached: the system text, and the tool definitions while the state's tool set is unchanged (the turn view after them differs every turn) |
 | old accounting (base64 at bytes / 4), for comparison: author + plan-review / all calls | ${pct(medianSavingNaive)} / ${pct(medianSavingAllNaive)} fewer | author prompts carry no images, so only the all-calls figure moves |
 
 ## Context per author turn against checkpoint index

@@ -24,14 +24,21 @@ function withoutCacheControl(value: Record<string, unknown>): { unit: Record<str
 }
 
 /**
- * A request body as the sequence its provider caches by prefix: OpenAI Chat Completions tools
- * then messages; Responses instructions, tools, then input items; Anthropic tools, system
+ * A request body as the sequence its provider caches by prefix: Chat Completions system
+ * messages, tools, then the other messages; Responses instructions, tools, then input items; Anthropic tools, system
  * blocks, then each message's blocks (cache_control marks where a breakpoint ends a unit).
  */
 function prefixUnits(endpoint: CacheEndpoint, body: Record<string, unknown>): PrefixUnit[] {
   const list = (key: string): unknown[] => (Array.isArray(body[key]) ? (body[key] as unknown[]) : []);
   const plain = (value: unknown): PrefixUnit => ({ json: JSON.stringify(value), breakpoint: false });
-  if (endpoint === 'chat') return [plain(list('tools')), ...list('messages').map(plain)];
+  if (endpoint === 'chat') {
+    // Chat templates (OpenAI's harmony, Qwen, DeepSeek, GLM) render the system text first and the
+    // tool definitions right after it, then the conversation.
+    const messages = list('messages');
+    const leading = messages.findIndex((m) => (m as { role?: unknown }).role !== 'system');
+    const system = leading < 0 ? messages : messages.slice(0, leading);
+    return [...system.map(plain), plain(list('tools')), ...messages.slice(system.length).map(plain)];
+  }
   if (endpoint === 'responses') return [plain(body['instructions'] ?? null), plain(list('tools')), ...list('input').map(plain)];
   const marked = (value: unknown, role?: string): PrefixUnit => {
     const { unit, breakpoint } = withoutCacheControl(value as Record<string, unknown>);
