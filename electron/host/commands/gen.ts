@@ -52,7 +52,9 @@ function printTask(task: TaskRecord, json: boolean): void {
   if (task.question) print(`  question [${task.question.reason_code}]: ${task.question.text}\n  answer with: cadsight gen answer ${task.task_id} "<text>"`);
   if (task.last_error) print(`  last error [${task.last_error.code}] ${task.last_error.message}`);
   if (task.state === 'WAITING_RETRY') print(`  resume with: cadsight gen resume ${task.task_id}`);
-  print(`  usage: ${task.usage.authorTurns} author / ${task.usage.reviewerCalls} reviewer calls, ${task.usage.promptTokens} prompt tokens, ${task.usage.candidateBuilds} builds`);
+  const cached = task.usage.cachedPromptTokens ?? 0;
+  const cacheShare = task.usage.promptTokens > 0 ? ` (${cached} cached, ${Math.round((100 * cached) / task.usage.promptTokens)} %)` : '';
+  print(`  usage: ${task.usage.authorTurns} author / ${task.usage.reviewerCalls} reviewer calls, ${task.usage.promptTokens} prompt tokens${cacheShare}, ${task.usage.candidateBuilds} builds`);
 }
 
 /** `cadsight gen ...`: the CAD generation protocol from the command line (see USAGE). */

@@ -90,7 +90,7 @@ function manifestFiles(manifestJson: string): string[] {
   return (manifest.files ?? []).map((f) => f.name);
 }
 
-function detail(snapshot: TaskSnapshot, revision: string | undefined, requirementsReview: RequirementsReview | null, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number } }[]): GenTaskDetail {
+function detail(snapshot: TaskSnapshot, revision: string | undefined, requirementsReview: RequirementsReview | null, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; cachedPromptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number } }[]): GenTaskDetail {
   const { task } = snapshot;
   const shown = revision ?? task.head_revision;
   if (revision && !snapshot.revisions.some((r) => r.revision_id === revision)) throw new AppError('CDSL_REQUEST_INVALID', `task ${task.task_id} has no revision ${revision}`, { data: { taskId: task.task_id, revision } });
@@ -104,7 +104,7 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, requiremen
   const role = (name: 'author' | 'reviewer') => {
     const rows = usage.filter((u) => u.role === name);
     const sum = (pick: (u: (typeof rows)[number]['usage']) => number | undefined) => rows.reduce((n, r) => n + (pick(r.usage) ?? 0), 0);
-    return { calls: rows.length, promptTokens: sum((u) => u.promptTokens), completionTokens: sum((u) => u.completionTokens), contextBytes: sum((u) => u.contextBytes), latencyMs: Math.round(sum((u) => u.latencyMs)) };
+    return { calls: rows.length, promptTokens: sum((u) => u.promptTokens), cachedPromptTokens: sum((u) => u.cachedPromptTokens), completionTokens: sum((u) => u.completionTokens), contextBytes: sum((u) => u.contextBytes), latencyMs: Math.round(sum((u) => u.latencyMs)) };
   };
   return {
     task: summary(task, snapshot.revisions.length),

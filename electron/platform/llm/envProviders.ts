@@ -111,6 +111,7 @@ export function providerFromEnv(env: EnvSource, id: string): LlmProviderConfig {
     baseUrl: wireBaseUrl,
     model,
     getApiKey,
+    quirks: preset.quirks,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(forceStreaming ? { forceStreaming } : {}),
   };

@@ -39,5 +39,5 @@ export async function callForcedTool(
       },
     });
   }
-  return { rawArguments: call.rawArguments, value, usage: response.usage };
+  return { callId: call.id, ...(response.reasoning ? { reasoning: response.reasoning } : {}), rawArguments: call.rawArguments, value, usage: response.usage };
 }

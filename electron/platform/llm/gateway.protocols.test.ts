@@ -70,11 +70,12 @@ const cases: WireExpectations[] = [
     imageOf: (body) => body['messages'][0].content.find((p: Body) => p['type'] === 'image')?.source,
     expectedImage: { type: 'base64', media_type: 'image/png', data: IMAGE_BASE64 },
     expectToolLoop(body) {
-      expect(body['system']).toBe('Be brief.');
+      // The stable prefix (system) and the conversation's last block are cache breakpoints.
+      expect(body['system']).toEqual([{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }]);
       expect(body['messages']).toEqual([
         { role: 'user', content: [{ type: 'text', text: 'How far?' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'Let me measure.' }, { type: 'tool_use', id: 'call_7', name: 'measure', input: { from: 'A' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_7', content: '42 mm' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_7', content: '42 mm', cache_control: { type: 'ephemeral' } }] },
       ]);
     },
     forcedChoice: { type: 'tool', name: 'measure', disable_parallel_tool_use: true },

@@ -178,13 +178,16 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       ...(reply.promptTokens !== undefined ? { promptTokens: reply.promptTokens } : {}),
       ...(reply.completionTokens !== undefined ? { completionTokens: reply.completionTokens } : {}),
       ...(reply.cachedPromptTokens !== undefined ? { cachedPromptTokens: reply.cachedPromptTokens } : {}),
+      ...(reply.cacheWritePromptTokens !== undefined ? { cacheWritePromptTokens: reply.cacheWritePromptTokens } : {}),
       contextBytes: success.contextBytes,
       latencyMs,
       retries: earlierAttempts + success.attempts - 1,
     };
     options.log?.info('llm call', { ...usage, purpose, stopReason: reply.stopReason });
-    // Answers only: reasoning a model writes into its text never reaches a caller or a history.
-    return { text: withoutReasoning(reply.text), toolCalls, stopReason: reply.stopReason, usage };
+    // Answers only: reasoning a model writes into its text never reaches a caller or a history;
+    // reasoning in its own field is kept apart, to go back with this turn's tool calls.
+    const reasoning = reply.reasoning ? { reasoning: reply.reasoning } : {};
+    return { text: withoutReasoning(reply.text), ...reasoning, toolCalls, stopReason: reply.stopReason, usage };
   }
 
   return { complete, callTool: (request) => callForcedTool(complete, request) };

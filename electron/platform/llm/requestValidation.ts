@@ -4,7 +4,7 @@ import type { LlmContentPart, LlmRequest } from './types';
 /** Part types each role may carry; the protocol adapters have no place for anything else. */
 const allowedParts: Record<'user' | 'assistant', ReadonlySet<LlmContentPart['type']>> = {
   user: new Set(['text', 'image', 'tool_result']),
-  assistant: new Set(['text', 'tool_call']),
+  assistant: new Set(['text', 'reasoning', 'tool_call']),
 };
 
 function invalid(message: string, data: Record<string, unknown>): AppError {

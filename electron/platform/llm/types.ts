@@ -11,6 +11,10 @@
  * provider answered 2xx with a body that does not follow its protocol).
  */
 
+import type { ProviderQuirks } from '../../../shared/llmPresets';
+
+export type { ProviderQuirks };
+
 /** Wire protocol a provider speaks. */
 export type LlmProtocol = 'openai-responses' | 'chat-completions' | 'anthropic-messages';
 
@@ -36,6 +40,8 @@ export interface LlmProviderConfig {
   maxImageEdge?: number;
   /** Extra HTTP headers (non-secret). */
   headers?: Record<string, string>;
+  /** Documented departures from the protocol (from the preset); absent = the reference behaviour. */
+  quirks?: ProviderQuirks;
 }
 
 /** One part of a message. Images are raw bytes plus their sniffed MIME type. */
@@ -48,6 +54,12 @@ export type LlmContentPart =
   | { type: 'image'; mimeType: string; data: Uint8Array; cacheBreakpoint?: boolean }
   /** A tool call the assistant made (only in assistant messages). */
   | { type: 'tool_call'; id: string; name: string; arguments: string }
+  /**
+   * Reasoning the model returned beside a tool call (only in assistant messages; see
+   * LlmResponse.reasoning). Sent back only to providers whose thinking models require it on
+   * tool-call turns; never shown or stored as an answer.
+   */
+  | { type: 'reasoning'; text: string }
   /** The result of a tool call (only in user messages); content is text. */
   | { type: 'tool_result'; toolCallId: string; content: string; isError?: boolean };
 
@@ -129,6 +141,11 @@ export interface LlmUsage {
    * Responses input_tokens_details.cached_tokens, Anthropic cache_read_input_tokens.
    */
   cachedPromptTokens?: number;
+  /**
+   * Prompt tokens written to the cache by this call (included in promptTokens): Anthropic
+   * cache_creation_input_tokens, Qwen prompt_tokens_details.cache_creation_input_tokens.
+   */
+  cacheWritePromptTokens?: number;
   /** Bytes of the serialized request body actually sent (last attempt). Always present. */
   contextBytes: number;
   latencyMs: number;
@@ -137,7 +154,14 @@ export interface LlmUsage {
 }
 
 export interface LlmResponse {
+  /** The answer, without reasoning (separate reasoning fields and <think> blocks are never in it). */
   text: string;
+  /**
+   * Reasoning a thinking model returned in its own field (Chat Completions reasoning_content or
+   * Ollama's reasoning, Anthropic thinking blocks). Not an answer: callers keep it only to send
+   * it back with the tool calls of the same turn (see assistantTurn).
+   */
+  reasoning?: string;
   toolCalls: LlmToolCall[];
   stopReason: 'end' | 'tool_call' | 'max_tokens' | 'other';
   usage: LlmUsage;
@@ -145,6 +169,10 @@ export interface LlmResponse {
 
 /** Result of a forced single tool call. */
 export interface LlmStructuredResult {
+  /** The provider's id of the call (to record it in a tool loop's history). */
+  callId: string;
+  /** Reasoning returned beside the call in its own field (see LlmResponse.reasoning). */
+  reasoning?: string;
   rawArguments: string;
   value: unknown;
   usage: LlmUsage;

@@ -50,6 +50,7 @@ export function resolveProviderConfig(settings: SettingsFile, secrets: SecretSto
     forceStreaming: provider.forceStreaming,
     timeoutMs: settings.limits.llmTimeoutMs,
     maxImageEdge: settings.limits.maxImageEdge,
+    quirks: providerPresets[provider.preset].quirks,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ChatDialect } from './dialects';
 import type { ScriptStep } from './types';
 
 /** A successful scripted reply, protocol-neutral. */
@@ -7,12 +8,19 @@ export interface NeutralReply {
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens?: number;
-  cacheField?: 'openai' | 'deepseek';
+  cacheWritePromptTokens?: number;
+  cacheField?: 'openai' | 'deepseek' | 'moonshot';
   reasoning?: string;
 }
 
+/** Cache counts a simulated prompt cache measured, used where the step gives none. */
+export interface MeasuredCache {
+  cachedPromptTokens: number;
+  cacheWritePromptTokens: number;
+}
+
 /** Resolves a text/tool step into a neutral reply with ids and default usage. */
-export function neutralReply(step: ScriptStep, promptTokenEstimate: number, sequence: number): NeutralReply {
+export function neutralReply(step: ScriptStep, promptTokenEstimate: number, sequence: number, measured?: MeasuredCache): NeutralReply {
   const text = 'text' in step && typeof step.text === 'string' ? step.text : '';
   const toolCall =
     'toolCall' in step
@@ -28,7 +36,16 @@ export function neutralReply(step: ScriptStep, promptTokenEstimate: number, sequ
     ...(toolCall ? { toolCall } : {}),
     promptTokens: step.usage?.promptTokens ?? promptTokenEstimate,
     completionTokens: step.usage?.completionTokens ?? Math.ceil(outputLength / 4),
-    ...(step.usage?.cachedPromptTokens !== undefined ? { cachedPromptTokens: step.usage.cachedPromptTokens, cacheField: step.usage.cacheField ?? 'openai' } : {}),
+    ...(step.usage?.cachedPromptTokens !== undefined
+      ? { cachedPromptTokens: step.usage.cachedPromptTokens, ...(step.usage.cacheField ? { cacheField: step.usage.cacheField } : {}) }
+      : measured
+        ? { cachedPromptTokens: measured.cachedPromptTokens }
+        : {}),
+    ...(step.usage?.cacheWritePromptTokens !== undefined
+      ? { cacheWritePromptTokens: step.usage.cacheWritePromptTokens }
+      : measured && measured.cacheWritePromptTokens > 0
+        ? { cacheWritePromptTokens: measured.cacheWritePromptTokens }
+        : {}),
     ...(step.reasoning !== undefined ? { reasoning: step.reasoning } : {}),
   };
 }
@@ -56,8 +73,28 @@ export function responsesBody(reply: NeutralReply, model: string, sequence: numb
   });
 }
 
-/** Chat Completions body (non-streamed). */
-export function chatBody(reply: NeutralReply, model: string, sequence: number): string {
+/** Chat Completions usage with the cache counts where the dialect (or the step) reports them. */
+function chatUsage(reply: NeutralReply, dialect: ChatDialect | undefined): Record<string, unknown> {
+  const field = reply.cacheField ?? (dialect?.cacheField === 'none' ? undefined : (dialect?.cacheField ?? 'openai'));
+  const cached = reply.cachedPromptTokens;
+  const written = reply.cacheWritePromptTokens;
+  const details = { ...(cached !== undefined ? { cached_tokens: cached } : {}), ...(written !== undefined ? { cache_creation_input_tokens: written } : {}) };
+  return {
+    prompt_tokens: reply.promptTokens,
+    completion_tokens: reply.completionTokens,
+    total_tokens: reply.promptTokens + reply.completionTokens,
+    ...(cached === undefined || field === undefined
+      ? {}
+      : field === 'deepseek'
+        ? { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: reply.promptTokens - cached }
+        : field === 'moonshot'
+          ? { cached_tokens: cached }
+          : { prompt_tokens_details: details }),
+  };
+}
+
+/** Chat Completions body (non-streamed); reasoning in the dialect's field. */
+export function chatBody(reply: NeutralReply, model: string, sequence: number, dialect?: ChatDialect): string {
   const toolCalls = reply.toolCall ? [{ id: reply.toolCall.id, type: 'function', function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }] : undefined;
   return JSON.stringify({
     id: `chatcmpl_${sequence}`,
@@ -70,22 +107,13 @@ export function chatBody(reply: NeutralReply, model: string, sequence: number): 
         message: {
           role: 'assistant',
           content: reply.text === '' && toolCalls ? null : reply.text,
-          ...(reply.reasoning !== undefined ? { reasoning_content: reply.reasoning } : {}),
+          ...(reply.reasoning !== undefined ? { [dialect?.reasoningField ?? 'reasoning_content']: reply.reasoning } : {}),
           ...(toolCalls ? { tool_calls: toolCalls } : {}),
         },
         finish_reason: toolCalls ? 'tool_calls' : 'stop',
       },
     ],
-    usage: {
-      prompt_tokens: reply.promptTokens,
-      completion_tokens: reply.completionTokens,
-      total_tokens: reply.promptTokens + reply.completionTokens,
-      ...(reply.cachedPromptTokens === undefined
-        ? {}
-        : reply.cacheField === 'deepseek'
-          ? { prompt_cache_hit_tokens: reply.cachedPromptTokens, prompt_cache_miss_tokens: reply.promptTokens - reply.cachedPromptTokens }
-          : { prompt_tokens_details: { cached_tokens: reply.cachedPromptTokens } }),
-    },
+    usage: chatUsage(reply, dialect),
   });
 }
 
@@ -100,11 +128,13 @@ function chunks(value: string, size: number): string[] {
  * Chat Completions SSE events: role delta, text deltas, the tool call's id+name then its
  * arguments in `chunkSize` pieces, finish_reason, usage when asked for, then [DONE].
  */
-export function chatStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number, includeUsage: boolean): StreamEvent[] {
+export function chatStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number, includeUsage: boolean, dialect?: ChatDialect): StreamEvent[] {
   const frame = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
     JSON.stringify({ id: `chatcmpl_${sequence}`, object: 'chat.completion.chunk', created: 0, model, choices, ...extra });
   const delta = (d: Record<string, unknown>, finish: string | null = null): string => frame([{ index: 0, delta: d, finish_reason: finish }]);
   const events = [delta({ role: 'assistant', content: '' })];
+  // Thinking models stream their reasoning first, in its own field.
+  for (const piece of reply.reasoning ? chunks(reply.reasoning, chunkSize) : []) events.push(delta({ [dialect?.reasoningField ?? 'reasoning_content']: piece }));
   for (const piece of chunks(reply.text, chunkSize)) events.push(delta({ content: piece }));
   if (reply.toolCall) {
     events.push(delta({ tool_calls: [{ index: 0, id: reply.toolCall.id, type: 'function', function: { name: reply.toolCall.name, arguments: '' } }] }));
@@ -112,10 +142,18 @@ export function chatStreamEvents(reply: NeutralReply, model: string, sequence: n
   }
   events.push(delta({}, reply.toolCall ? 'tool_calls' : 'stop'));
   if (includeUsage) {
-    events.push(frame([], { usage: { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens } }));
+    events.push(frame([], { usage: chatUsage(reply, dialect) }));
   }
   events.push('[DONE]');
   return events.map((data) => ({ data }));
+}
+
+/** Anthropic's input counts: input_tokens is what was neither read from nor written to the cache. */
+function anthropicInputUsage(reply: NeutralReply): Record<string, number> {
+  if (reply.cachedPromptTokens === undefined && reply.cacheWritePromptTokens === undefined) return { input_tokens: reply.promptTokens };
+  const read = reply.cachedPromptTokens ?? 0;
+  const written = reply.cacheWritePromptTokens ?? 0;
+  return { input_tokens: reply.promptTokens - read - written, cache_read_input_tokens: read, cache_creation_input_tokens: written };
 }
 
 /**
@@ -135,10 +173,7 @@ export function anthropicBody(reply: NeutralReply, model: string, sequence: numb
     model,
     content,
     stop_reason: reply.toolCall ? 'tool_use' : 'end_turn',
-    usage:
-      reply.cachedPromptTokens === undefined
-        ? { input_tokens: reply.promptTokens, output_tokens: reply.completionTokens }
-        : { input_tokens: reply.promptTokens - reply.cachedPromptTokens, cache_read_input_tokens: reply.cachedPromptTokens, cache_creation_input_tokens: 0, output_tokens: reply.completionTokens },
+    usage: { ...anthropicInputUsage(reply), output_tokens: reply.completionTokens },
   });
   // A replacer function, because a replacement string would interpret `$&` patterns in the arguments.
   const raw = reply.toolCall?.arguments;
@@ -159,7 +194,7 @@ export interface StreamEvent {
 export function anthropicStreamEvents(reply: NeutralReply, model: string, sequence: number, chunkSize: number): StreamEvent[] {
   const ev = (type: string, payload: Record<string, unknown>): StreamEvent => ({ event: type, data: JSON.stringify({ type, ...payload }) });
   const events = [
-    ev('message_start', { message: { id: `msg_${sequence}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: reply.promptTokens, output_tokens: 1 } } }),
+    ev('message_start', { message: { id: `msg_${sequence}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { ...anthropicInputUsage(reply), output_tokens: 1 } } }),
     ev('ping', {}),
   ];
   let index = 0;

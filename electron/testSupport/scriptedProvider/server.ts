@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { chatDialects, dialectViolation } from './dialects';
+import { createPromptCache } from './promptCache';
 import { promptTokensOf } from './promptTokens';
 import { openAiStrictRefusal } from './strictSchemas';
 import { anthropicBody, anthropicStreamEvents, chatBody, chatStreamEvents, errorBody, neutralReply, responsesBody } from './replies';
@@ -64,6 +66,8 @@ function sendJson(res: ServerResponse, status: number, body: string, extraHeader
 export async function startScriptedProvider(options: ScriptedProviderOptions): Promise<ScriptedProvider> {
   const requests: CapturedRequest[] = [];
   const model = options.model ?? 'scripted-model';
+  const dialect = options.dialect ? chatDialects[options.dialect] : undefined;
+  const cache = options.promptCache ? createPromptCache(typeof options.promptCache === 'object' ? options.promptCache.minTokens : undefined) : undefined;
   let stepIndex = 0;
 
   async function nextStep(request: CapturedRequest): Promise<ScriptStep | undefined> {
@@ -96,6 +100,12 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
       sendJson(res, 400, refusal);
       return;
     }
+    // A provider refuses a request that breaks its documented rules before any model runs.
+    const violation = endpoint === 'chat' && dialect ? dialectViolation(dialect, request.body) : null;
+    if (violation !== null) {
+      sendJson(res, 400, JSON.stringify({ error: { message: violation, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }));
+      return;
+    }
     const step = await nextStep(request);
     if (!step) {
       sendJson(res, 400, errorBody(flavour, 400, `scripted provider: script exhausted after ${stepIndex - 1} step(s)`));
@@ -114,7 +124,9 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
     }
     const wantsStream = typeof request.body === 'object' && request.body !== null && (request.body as Record<string, unknown>)['stream'] === true;
     // Billed like a provider: text by length, images by pixels (promptTokens.ts).
-    const reply = neutralReply(step, promptTokensOf(request.body, raw.length, endpoint === 'anthropic' ? 'anthropic' : 'openai'), requests.length);
+    const promptTokens = promptTokensOf(request.body, raw.length, endpoint === 'anthropic' ? 'anthropic' : 'openai');
+    const measured = cache?.serve(endpoint, request.body, step.usage?.promptTokens ?? promptTokens);
+    const reply = neutralReply(step, promptTokens, requests.length, measured);
     if (wantsStream && endpoint === 'responses') {
       sendJson(res, 400, errorBody(flavour, 400, 'scripted provider streams Chat Completions and Anthropic Messages only'));
       return;
@@ -124,7 +136,7 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
       const streamOptions = (request.body as Record<string, unknown>)['stream_options'] as Record<string, unknown> | undefined;
       const events =
         endpoint === 'chat'
-          ? chatStreamEvents(reply, model, requests.length, chunkSize, streamOptions?.['include_usage'] === true)
+          ? chatStreamEvents(reply, model, requests.length, chunkSize, streamOptions?.['include_usage'] === true, dialect)
           : anthropicStreamEvents(reply, model, requests.length, chunkSize);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const [index, event] of events.entries()) {
@@ -140,7 +152,7 @@ export async function startScriptedProvider(options: ScriptedProviderOptions): P
       return;
     }
     const body =
-      endpoint === 'responses' ? responsesBody(reply, model, requests.length) : endpoint === 'chat' ? chatBody(reply, model, requests.length) : anthropicBody(reply, model, requests.length);
+      endpoint === 'responses' ? responsesBody(reply, model, requests.length) : endpoint === 'chat' ? chatBody(reply, model, requests.length, dialect) : anthropicBody(reply, model, requests.length);
     sendJson(res, 200, body);
   }
 

@@ -1,3 +1,5 @@
+import type { ChatDialectId } from './dialects';
+
 /** Token counts a step reports; defaults: text ~4 bytes/token, PNG images by pixels with the endpoint's provider rule (promptTokens.ts). */
 export interface ScriptUsage {
   promptTokens?: number;
@@ -9,7 +11,13 @@ export interface ScriptUsage {
    * cache_read_input_tokens (its input_tokens then counts only the rest).
    */
   cachedPromptTokens?: number;
-  cacheField?: 'openai' | 'deepseek';
+  /**
+   * Prompt tokens reported as written to the cache: Anthropic cache_creation_input_tokens, Qwen
+   * prompt_tokens_details.cache_creation_input_tokens (Chat Completions).
+   */
+  cacheWritePromptTokens?: number;
+  /** Chat Completions cache field: OpenAI's (default), DeepSeek's hit/miss counts, or Kimi moonshot-v1's top-level cached_tokens. */
+  cacheField?: 'openai' | 'deepseek' | 'moonshot';
 }
 
 /** A reply the scripted provider gives, in whichever protocol the request used. */
@@ -73,6 +81,17 @@ export interface ScriptedProviderOptions {
   enforceOpenAiStrict?: boolean;
   /** Port on 127.0.0.1 (default 0 = ephemeral); a journey restarts a provider that "came back" on its old port. */
   port?: number;
+  /**
+   * Chat Completions as a given provider documents it (dialects.ts): its tool_choice and
+   * reasoning_content rules are enforced with a 400 in its words, replies use its reasoning and
+   * cache fields. Default: plain OpenAI-compatible, nothing enforced.
+   */
+  dialect?: ChatDialectId;
+  /**
+   * Report cached prompt tokens from a simulated prefix cache (promptCache.ts) for steps that give
+   * none: true, or the smallest cacheable prefix in tokens (default 1024).
+   */
+  promptCache?: boolean | { minTokens: number };
 }
 
 export interface ScriptedProvider {

@@ -88,7 +88,7 @@ export const genClaimViewSchema = z
   .strict();
 
 export const genUsageByRoleSchema = z
-  .object({ calls: count, promptTokens: count, completionTokens: count, contextBytes: count, latencyMs: count })
+  .object({ calls: count, promptTokens: count, cachedPromptTokens: count, completionTokens: count, contextBytes: count, latencyMs: count })
   .strict();
 
 /** Everything a task view shows; claim statuses are those of `shownRevision`. */

@@ -14,6 +14,7 @@ import type { ReviewStore } from '../ports/reviewStore';
 import { startReview } from './reviewRunner';
 import { createFakeBackend, threeFrameDrawing } from './testkit/fakeDrawing';
 import { preflightReply } from '../../../testSupport/reviewScripts/preflight';
+import { providerPresets, type ProviderQuirks } from '../../../../shared/llmPresets';
 
 const checklist = parseChecklist(readFileSync(path.resolve(__dirname, '../../../../resources/checklist/review_checklist.json'), 'utf8'), 'default');
 
@@ -44,10 +45,11 @@ const missingDimension = {
   annotationText: '缺少定位尺寸',
 };
 
-async function llmReview(script: ScriptStep[], budgets = { maxToolCalls: 3, maxReasks: 1 }) {
-  provider = await startScriptedProvider({ script: [preflightReply, ...script] });
+async function llmReview(script: ScriptStep[], budgets = { maxToolCalls: 3, maxReasks: 1 }, kimi?: { quirks: ProviderQuirks }) {
+  // `kimi`: the provider enforces Kimi K2's thinking-mode rules; the gateway is given `quirks`.
+  provider = await startScriptedProvider({ script: [preflightReply, ...script], ...(kimi ? { dialect: 'kimi' as const } : {}) });
   const gateway = createLlmGateway({
-    provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key' },
+    provider: { id: 'scripted', protocol: 'chat-completions', baseUrl: provider.apiBaseUrl, model: 'scripted-model', getApiKey: () => 'test-key', ...(kimi ? { quirks: kimi.quirks } : {}) },
     retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, totalBudgetMs: 10_000 },
   });
   const backend = createFakeBackend(threeFrameDrawing());
@@ -80,6 +82,22 @@ describe('the LLM sub-loop', () => {
     expect(markdown).toContain('## 审计');
     expect(result.report!.audit).toMatchObject({ llmCalls: 3, modelToolCalls: 1, refusedCalls: [] });
     expect(result.report!.options.reviewer).toEqual({ model: 'scripted/scripted-model', maxToolCallsPerFrame: 3, maxReasks: 1 });
+  });
+
+  it('runs its read-only tool loop on a Kimi thinking model: each tool-call turn goes back with its reasoning_content, which never becomes a finding', async () => {
+    const thinking = (step: ScriptStep, reasoning: string): ScriptStep => ({ ...step, reasoning });
+    const { result, requests } = await llmReview([thinking(call('get_dimensions'), 'Check the step dimensions first.'), thinking(submit([missingDimension]), 'The step lacks a locating dimension.')], undefined, { quirks: providerPresets.kimi.quirks });
+    expect(result.report!.findings.filter((f) => f.source === 'llm')).toHaveLength(1);
+    const history = (requests[1]!.body as { messages: Record<string, unknown>[] }).messages;
+    expect(history.find((m) => m['role'] === 'assistant')).toMatchObject({ reasoning_content: 'Check the step dimensions first.' });
+    expect(JSON.stringify(result.report)).not.toContain('locating dimension.');
+  });
+
+  it('fails the frame with the provider\'s own error, keeping its rule findings, when a Kimi thinking model gets a history without reasoning_content', async () => {
+    const { frame, result } = await llmReview([{ ...call('get_dimensions'), reasoning: 'r' }, submit([missingDimension])], undefined, { quirks: { ...providerPresets.kimi.quirks, echoReasoningOnToolCalls: false } });
+    expect(frame.status).toBe('llm_failed');
+    expect(JSON.stringify(frame)).toContain('reasoning_content is missing');
+    expect(result.report!.findings.some((f) => f.source === 'rule')).toBe(true);
   });
 
   it('refuses a write tool the model asks for, logs it, and never sends it to the drawing', async () => {

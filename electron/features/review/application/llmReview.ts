@@ -1,5 +1,6 @@
 import { AppError } from '../../../../shared/errors';
-import type { LlmContentPart, LlmGateway, LlmMessage, LlmToolCall, LlmToolDefinition, LlmUsage } from '../../../platform/llm/types';
+import type { LlmContentPart, LlmGateway, LlmMessage, LlmResponse, LlmToolCall, LlmToolDefinition, LlmUsage } from '../../../platform/llm/types';
+import { assistantTurn } from '../../../platform/llm/assistantTurn';
 import type { DrawingCapability, DrawingSource, DrawingToolInfo } from '../ports/drawingSource';
 import type { RunUsage } from '../ports/reviewStore';
 import type { Checklist } from '../domain/checklist';
@@ -80,7 +81,11 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
     .filter((t) => allowed.has(t.name))
     .map((t) => ({ name: t.name, description: t.description ?? t.name, parameters: t.inputSchema ?? { type: 'object', properties: {} } }));
   const prompt = buildFramePrompt({ ...input, submitTool: SUBMIT_TOOL });
-  const messages: LlmMessage[] = [{ role: 'user', content: [{ type: 'text', text: prompt.user }, ...input.images.map((i): LlmContentPart => ({ type: 'image', mimeType: 'image/png', data: i.png }))] }];
+  // The frame's evidence and screenshots open every call of the loop: a cache breakpoint after
+  // them lets Anthropic serve that prefix from its cache on each later call.
+  const messages: LlmMessage[] = [
+    { role: 'user', content: [{ type: 'text', text: prompt.user }, ...input.images.map((i, n, all): LlmContentPart => ({ type: 'image', mimeType: 'image/png', data: i.png, ...(n === all.length - 1 ? { cacheBreakpoint: true } : {}) }))] },
+  ];
   const log: LlmCallLog[] = [];
   const usage = { llmCalls: 0, promptTokens: 0, completionTokens: 0, contextBytes: 0, llmLatencyMs: 0 };
   const account = (u: LlmUsage): void => {
@@ -96,11 +101,11 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
     checkSubmission(value, { frame: input.frame, checklist: input.checklist, knownRefs, screenshots: input.images.map((i) => i.ref), ...support });
   // One re-ask for findings without CAD evidence near them; after it they are kept as hypotheses.
   let evidenceReasked = false;
-  const accept = (verdict: Extract<SubmissionCheck, { ok: true }>, calls: readonly LlmToolCall[], text = ''): FindingDraft[] | undefined => {
+  const accept = (verdict: Extract<SubmissionCheck, { ok: true }>, calls: readonly LlmToolCall[], reply: Reply): FindingDraft[] | undefined => {
     if (verdict.unsupported.length === 0) return verdict.drafts;
     if (!evidenceReasked) {
       evidenceReasked = true;
-      reask(messages, calls, verdict.unsupported.map((u) => u.issue), 0, input.settings.maxReasks, text);
+      reask(messages, calls, verdict.unsupported.map((u) => u.issue), 0, input.settings.maxReasks, reply);
       return undefined;
     }
     const weak = new Set(verdict.unsupported.map((u) => u.draft));
@@ -115,14 +120,15 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
     if (mustSubmit) {
       const forced = await input.settings.gateway.callTool({ ...request, messages, tool: submitTool });
       account(forced.usage);
-      const call: LlmToolCall = { id: `forced-${usage.llmCalls}`, name: SUBMIT_TOOL, rawArguments: forced.rawArguments, parsed: forced.value };
+      const call: LlmToolCall = { id: forced.callId, name: SUBMIT_TOOL, rawArguments: forced.rawArguments, parsed: forced.value };
+      const reply: Reply = { text: '', ...(forced.reasoning ? { reasoning: forced.reasoning } : {}) };
       const verdict = check(forced.value);
       if (verdict.ok) {
-        const drafts = accept(verdict, [call]);
+        const drafts = accept(verdict, [call], reply);
         if (drafts) return { drafts, log, usage };
         continue;
       }
-      reask(messages, [call], verdict.issues, ++reasks, input.settings.maxReasks);
+      reask(messages, [call], verdict.issues, ++reasks, input.settings.maxReasks, reply);
       continue;
     }
     const response = await input.settings.gateway.complete({ ...request, messages, tools: [...offered, submitTool], toolChoice: 'auto' });
@@ -137,9 +143,9 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
       if (call.name === SUBMIT_TOOL) {
         const verdict = check(call.parsed);
         if (verdict.ok) {
-          const drafts = accept(verdict, response.toolCalls, response.text);
+          const drafts = accept(verdict, response.toolCalls, response);
           if (drafts) return { drafts, log, usage };
-        } else reask(messages, response.toolCalls, verdict.issues, ++reasks, input.settings.maxReasks, response.text);
+        } else reask(messages, response.toolCalls, verdict.issues, ++reasks, input.settings.maxReasks, response);
         results.length = 0;
         break;
       }
@@ -162,7 +168,8 @@ export async function reviewFrameWithLlm(input: LlmFrameInput): Promise<LlmFrame
       results.push({ type: 'tool_result', toolCallId: call.id, content: text.content, ...(text.isError ? { isError: true } : {}) });
     }
     if (results.length > 0) {
-      messages.push({ role: 'assistant', content: [...(response.text ? [{ type: 'text' as const, text: response.text }] : []), ...response.toolCalls.map((c): LlmContentPart => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.rawArguments }))] });
+      // The reasoning goes with the calls: thinking models (Kimi, DeepSeek, GLM) refuse a history without it.
+      messages.push(assistantTurn(response, response.toolCalls));
       messages.push({ role: 'user', content: results });
     }
   }
@@ -180,12 +187,15 @@ async function runModelTool(input: LlmFrameInput, call: LlmToolCall): Promise<{ 
   }
 }
 
+/** What the model said beside its calls: the answer text and any separate reasoning. */
+type Reply = Pick<LlmResponse, 'text' | 'reasoning'>;
+
 /** Appends the invalid submission and a field-level correction request, or gives up. */
-function reask(messages: LlmMessage[], calls: readonly LlmToolCall[], issues: SubmissionIssue[], attempt: number, maxReasks: number, text = ''): void {
+function reask(messages: LlmMessage[], calls: readonly LlmToolCall[], issues: SubmissionIssue[], attempt: number, maxReasks: number, reply: Reply): void {
   if (attempt > maxReasks) {
     throw new AppError('REVIEW_LLM_INVALID_FINDINGS', `The model's findings were still invalid after ${maxReasks} correction request(s): ${issues.map((i) => `${i.path} ${i.message}`).join('; ').slice(0, 500)}`, { data: { issues } });
   }
-  messages.push({ role: 'assistant', content: [...(text ? [{ type: 'text' as const, text }] : []), ...calls.map((c): LlmContentPart => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.rawArguments }))] });
+  messages.push(assistantTurn(reply, calls));
   messages.push({
     role: 'user',
     content: calls.map((c): LlmContentPart => ({

@@ -23,10 +23,15 @@ const usageSchema = z
  * Anthropic's input_tokens leaves out what was read from or written to the prompt cache: the
  * prompt is the sum of the three, and the cache reads are its cached part.
  */
-export function anthropicPromptTokens(usage: z.infer<typeof usageSchema>): { promptTokens?: number; cachedPromptTokens?: number } {
+export function anthropicPromptTokens(usage: z.infer<typeof usageSchema>): { promptTokens?: number; cachedPromptTokens?: number; cacheWritePromptTokens?: number } {
   if (typeof usage?.input_tokens !== 'number') return {};
   const read = usage.cache_read_input_tokens ?? 0;
-  return { promptTokens: usage.input_tokens + read + (usage.cache_creation_input_tokens ?? 0), ...(typeof usage.cache_read_input_tokens === 'number' ? { cachedPromptTokens: read } : {}) };
+  const written = usage.cache_creation_input_tokens ?? 0;
+  return {
+    promptTokens: usage.input_tokens + read + written,
+    ...(typeof usage.cache_read_input_tokens === 'number' ? { cachedPromptTokens: read } : {}),
+    ...(typeof usage.cache_creation_input_tokens === 'number' ? { cacheWritePromptTokens: written } : {}),
+  };
 }
 export { usageSchema as anthropicUsageSchema };
 
@@ -40,7 +45,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('content_block_delta'),
     index: z.number().int().nonnegative(),
-    delta: z.object({ type: z.string(), text: z.string().optional(), partial_json: z.string().optional() }),
+    delta: z.object({ type: z.string(), text: z.string().optional(), partial_json: z.string().optional(), thinking: z.string().optional() }),
   }),
   z.object({ type: z.literal('content_block_stop') }),
   z.object({ type: z.literal('message_delta'), delta: z.object({ stop_reason: z.string().nullish() }), usage: usageSchema }),
@@ -71,12 +76,12 @@ const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_
  */
 export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>): Promise<ProviderReply> {
   const text: string[] = [];
+  const thinking: string[] = [];
   const tools = new Map<number, ToolBlock>();
   let stop: string | null | undefined;
   let stopped = false;
-  let promptTokens: number | undefined;
+  let prompt: ReturnType<typeof anthropicPromptTokens> = {};
   let completionTokens: number | undefined;
-  let cachedPromptTokens: number | undefined;
 
   for await (const sse of events) {
     let json: unknown;
@@ -92,9 +97,7 @@ export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>)
     const event = parsed.data;
     switch (event.type) {
       case 'message_start': {
-        const prompt = anthropicPromptTokens(event.message.usage);
-        promptTokens = prompt.promptTokens ?? promptTokens;
-        cachedPromptTokens = prompt.cachedPromptTokens ?? cachedPromptTokens;
+        prompt = { ...prompt, ...anthropicPromptTokens(event.message.usage) };
         completionTokens = event.message.usage?.output_tokens ?? completionTokens;
         break;
       }
@@ -108,6 +111,7 @@ export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>)
         break;
       case 'content_block_delta':
         if (event.delta.type === 'text_delta' && event.delta.text !== undefined) text.push(event.delta.text);
+        if (event.delta.type === 'thinking_delta' && event.delta.thinking !== undefined) thinking.push(event.delta.thinking);
         if (event.delta.type === 'input_json_delta' && event.delta.partial_json !== undefined) tools.get(event.index)?.jsonChunks.push(event.delta.partial_json);
         break;
       case 'message_delta':
@@ -132,8 +136,8 @@ export async function accumulateAnthropicStream(events: AsyncIterable<SseEvent>)
     text: text.join(''),
     toolCalls,
     stopReason: anthropicStopReason(stop),
-    ...(promptTokens !== undefined ? { promptTokens } : {}),
+    ...(thinking.length > 0 ? { reasoning: thinking.join('') } : {}),
+    ...prompt,
     ...(completionTokens !== undefined ? { completionTokens } : {}),
-    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
   };
 }

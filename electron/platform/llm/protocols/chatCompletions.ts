@@ -1,23 +1,36 @@
-import type { ChatCompletionContentPart, ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPart, ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { LlmMessage, LlmProviderConfig, LlmRequest } from '../types';
-import { accumulateChatStream, chatCachedTokens, chatStopReason, chatUsageSchema } from './chatCompletionsStream';
+import type { LlmMessage, LlmProviderConfig, LlmRequest, ProviderQuirks } from '../types';
+import { accumulateChatStream, chatStopReason, chatUsageSchema, chatUsageTokens } from './chatCompletionsStream';
 import type { ProtocolAdapter, ProviderReply, WireRequest } from './types';
 import { imageDataUrl, jsonHeaders, joinedText, parseReplyBody } from './wireHelpers';
 
 const PROTOCOL = 'chat-completions';
 
+/** The assistant message of thinking-model gateways (Kimi, DeepSeek, GLM): the SDK type lacks reasoning_content. */
+type ThinkingAssistantMessage = ChatCompletionAssistantMessageParam & { reasoning_content?: string };
+
 /**
  * Maps one LlmMessage to Chat Completions messages (tool results become role "tool" messages).
- * Sent with fetch, typed with the openai SDK's request types (checked at compile time).
+ * Reasoning goes back only on tool-call turns of providers that require it ("" when the turn
+ * had none, as DeepSeek rejects a missing field). Sent with fetch, typed with the openai SDK's
+ * request types (checked at compile time).
  */
-function toChatMessages(message: LlmMessage): ChatCompletionMessageParam[] {
+function toChatMessages(message: LlmMessage, quirks: ProviderQuirks | undefined): ChatCompletionMessageParam[] {
   if (message.role === 'assistant') {
     const toolCalls = message.content.flatMap((p) =>
       p.type === 'tool_call' ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: p.arguments } }] : [],
     );
     const text = joinedText(message.content);
-    return [{ role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
+    const echo = quirks?.echoReasoningOnToolCalls === true && toolCalls.length > 0;
+    const reasoning = message.content.flatMap((p) => (p.type === 'reasoning' ? [p.text] : [])).join('');
+    const assistant: ThinkingAssistantMessage = {
+      role: 'assistant',
+      content: text === '' && toolCalls.length > 0 ? null : text,
+      ...(echo ? { reasoning_content: reasoning } : {}),
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    };
+    return [assistant];
   }
   // Tool results must directly follow the assistant turn that made the calls.
   const toolMessages = message.content.flatMap((p): ChatCompletionMessageParam[] =>
@@ -35,16 +48,14 @@ function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: 
   const stream = provider.forceStreaming === true;
   const messages: ChatCompletionMessageParam[] = [
     ...(request.system ? [{ role: 'system' as const, content: request.system }] : []),
-    ...request.messages.flatMap(toChatMessages),
+    ...request.messages.flatMap((m) => toChatMessages(m, provider.quirks)),
   ];
-  const tools = request.tools?.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.strict ? { strict: true } : {}) } }));
-  const choice = request.toolChoice;
+  const { offered, toolChoice } = toolsAndChoice(request, provider.quirks);
+  const tools = offered.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.strict ? { strict: true } : {}) } }));
   const body = {
     model: provider.model,
     messages,
-    ...(tools && tools.length > 0
-      ? { tools, tool_choice: choice === undefined || choice === 'auto' ? ('auto' as const) : { type: 'function' as const, function: { name: choice.name } } }
-      : {}),
+    ...(tools.length > 0 ? { tools, tool_choice: toolChoice } : {}),
     ...(request.responseFormat === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}),
     ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
@@ -56,6 +67,20 @@ function buildRequest(request: LlmRequest, provider: LlmProviderConfig, apiKey: 
   return { path: '/chat/completions', headers, body, stream };
 }
 
+/**
+ * The tools sent and the tool_choice that asks for the caller's choice. A forced call of a named
+ * tool goes out as a named tool_choice, or — for providers that accept only "required" or only
+ * "auto" — as that tool alone with the choice they accept.
+ */
+function toolsAndChoice(request: LlmRequest, quirks: ProviderQuirks | undefined): { offered: NonNullable<LlmRequest['tools']>; toolChoice: ChatCompletionCreateParams['tool_choice'] } {
+  const all = request.tools ?? [];
+  const choice = request.toolChoice;
+  if (choice === undefined || choice === 'auto') return { offered: all, toolChoice: 'auto' };
+  const mode = quirks?.forcedToolChoice ?? 'named';
+  if (mode === 'named') return { offered: all, toolChoice: { type: 'function', function: { name: choice.name } } };
+  return { offered: all.filter((t) => t.name === choice.name), toolChoice: mode };
+}
+
 const replySchema = z.object({
   choices: z
     .array(
@@ -63,6 +88,9 @@ const replySchema = z.object({
         finish_reason: z.string().nullish(),
         message: z.object({
           content: z.string().nullish(),
+          // Thinking models: Kimi, DeepSeek, GLM and Qwen use reasoning_content, Ollama `reasoning`.
+          reasoning_content: z.string().nullish(),
+          reasoning: z.string().nullish(),
           tool_calls: z
             .array(z.object({ id: z.string(), function: z.object({ name: z.string(), arguments: z.string() }) }))
             .nullish(),
@@ -76,13 +104,13 @@ const replySchema = z.object({
 function parseBody(bodyText: string): ProviderReply {
   const reply = parseReplyBody(PROTOCOL, bodyText, replySchema);
   const choice = reply.choices[0]!;
+  const reasoning = choice.message.reasoning_content ?? choice.message.reasoning;
   return {
     text: choice.message.content ?? '',
     toolCalls: (choice.message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, rawArguments: c.function.arguments })),
     stopReason: chatStopReason(choice.finish_reason),
-    ...(reply.usage?.prompt_tokens !== undefined ? { promptTokens: reply.usage.prompt_tokens } : {}),
-    ...(reply.usage?.completion_tokens !== undefined ? { completionTokens: reply.usage.completion_tokens } : {}),
-    ...(chatCachedTokens(reply.usage) !== undefined ? { cachedPromptTokens: chatCachedTokens(reply.usage)! } : {}),
+    ...(reasoning ? { reasoning } : {}),
+    ...chatUsageTokens(reply.usage),
   };
 }
 

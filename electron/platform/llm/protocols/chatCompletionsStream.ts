@@ -20,15 +20,25 @@ export const chatUsageSchema = z
   .object({
     prompt_tokens: z.number().optional(),
     completion_tokens: z.number().optional(),
-    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
-    // DeepSeek reports its context cache this way instead.
+    // OpenAI, Kimi K2, GLM, Qwen implicit cache; Qwen's explicit cache adds cache_creation_input_tokens.
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish(), cache_creation_input_tokens: z.number().nullish() }).nullish(),
+    // DeepSeek reports its context cache as hit/miss counts.
     prompt_cache_hit_tokens: z.number().nullish(),
+    // Kimi's moonshot-v1 context cache reports a top-level count.
+    cached_tokens: z.number().nullish(),
   })
   .nullish();
 
-/** Cached prompt tokens of a Chat Completions usage block, whichever way the gateway reports them. */
-export function chatCachedTokens(usage: z.infer<typeof chatUsageSchema>): number | undefined {
-  return usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? undefined;
+/** Prompt-token counts of a Chat Completions usage block, whichever way the gateway reports its cache. */
+export function chatUsageTokens(usage: z.infer<typeof chatUsageSchema>): { promptTokens?: number; completionTokens?: number; cachedPromptTokens?: number; cacheWritePromptTokens?: number } {
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens ?? usage?.cached_tokens ?? undefined;
+  const written = usage?.prompt_tokens_details?.cache_creation_input_tokens ?? undefined;
+  return {
+    ...(usage?.prompt_tokens !== undefined ? { promptTokens: usage.prompt_tokens } : {}),
+    ...(usage?.completion_tokens !== undefined ? { completionTokens: usage.completion_tokens } : {}),
+    ...(cached !== undefined ? { cachedPromptTokens: cached } : {}),
+    ...(written !== undefined ? { cacheWritePromptTokens: written } : {}),
+  };
 }
 
 const chunkSchema = z.object({
@@ -38,6 +48,9 @@ const chunkSchema = z.object({
         delta: z
           .object({
             content: z.string().nullish(),
+            // Thinking models stream their reasoning apart from the answer (Ollama names it `reasoning`).
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
             tool_calls: z
               .array(
                 z.object({
@@ -71,12 +84,11 @@ interface PartialToolCall {
  */
 export async function accumulateChatStream(events: AsyncIterable<SseEvent>): Promise<ProviderReply> {
   const text: string[] = [];
+  const reasoning: string[] = [];
   const calls = new Map<number, PartialToolCall>();
   let finishReason: string | null | undefined;
   let sawDone = false;
-  let promptTokens: number | undefined;
-  let completionTokens: number | undefined;
-  let cachedPromptTokens: number | undefined;
+  let usage: ReturnType<typeof chatUsageTokens> = {};
 
   for await (const event of events) {
     if (event.data === '[DONE]') {
@@ -93,12 +105,12 @@ export async function accumulateChatStream(events: AsyncIterable<SseEvent>): Pro
     const parsed = chunkSchema.safeParse(json);
     if (!parsed.success) throw badResponse(PROTOCOL, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const chunk = parsed.data;
-    if (chunk.usage?.prompt_tokens !== undefined) promptTokens = chunk.usage.prompt_tokens;
-    if (chunk.usage?.completion_tokens !== undefined) completionTokens = chunk.usage.completion_tokens;
-    cachedPromptTokens = chatCachedTokens(chunk.usage) ?? cachedPromptTokens;
+    if (chunk.usage) usage = { ...usage, ...chatUsageTokens(chunk.usage) };
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     if (choice.delta?.content) text.push(choice.delta.content);
+    const thought = choice.delta?.reasoning_content ?? choice.delta?.reasoning;
+    if (thought) reasoning.push(thought);
     for (const delta of choice.delta?.tool_calls ?? []) {
       const call = calls.get(delta.index) ?? { id: '', name: '', argumentChunks: [] };
       if (delta.id) call.id = delta.id;
@@ -121,8 +133,7 @@ export async function accumulateChatStream(events: AsyncIterable<SseEvent>): Pro
     text: text.join(''),
     toolCalls,
     stopReason: chatStopReason(finishReason),
-    ...(promptTokens !== undefined ? { promptTokens } : {}),
-    ...(completionTokens !== undefined ? { completionTokens } : {}),
-    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
+    ...(reasoning.length > 0 ? { reasoning: reasoning.join('') } : {}),
+    ...usage,
   };
 }

@@ -18,6 +18,10 @@ export interface ProviderReply {
   completionTokens?: number;
   /** Prompt tokens served from the provider's prompt cache (part of promptTokens). */
   cachedPromptTokens?: number;
+  /** Prompt tokens written to the provider's prompt cache (part of promptTokens). */
+  cacheWritePromptTokens?: number;
+  /** Reasoning returned in its own field (never part of `text`). */
+  reasoning?: string;
 }
 
 /** An HTTP request ready to send: path relative to the provider's base URL, JSON body. */

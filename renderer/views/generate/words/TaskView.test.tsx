@@ -132,7 +132,10 @@ describe('Describe a part: the task view in every state', () => {
   });
 
   it('COMPLETED: every claim passes with evidence and face tokens, the ledger is history with typed facts, usage per role', async () => {
-    const b = testBridge(completedDetail());
+    const detail = completedDetail();
+    // Half of the author's prompt served from the provider's cache.
+    detail.usageByRole.author.cachedPromptTokens = 15_820;
+    const b = testBridge(detail);
     await renderGenerate(b, 'en', TASK_ID);
     expect(screen.getByTestId('gen-activity').getAttribute('data-phase')).toBe('completed');
     expect(['claim_001', 'claim_002', 'claim_003', 'claim_004'].map(claimStatus)).toEqual(['pass', 'pass', 'pass', 'pass']);
@@ -155,7 +158,8 @@ describe('Describe a part: the task view in every state', () => {
     expect(review.textContent).toContain('reviewer: accepted');
     expect(review.textContent).toContain('drawings and claim results checked');
     const author = within(screen.getByTestId('gen-usage-author')).getAllByRole('cell').map((c) => c.textContent);
-    expect(author).toEqual(['Author model', '14', '31,640', '678', '124 KB', '283 ms']);
+    expect(author).toEqual(['Author model', '14', '31,640', '15,820 (50 %)', '678', '124 KB', '283 ms']);
+    expect(within(screen.getByTestId('gen-usage-reviewer')).getAllByRole('cell')[3]!.textContent).toBe('0 (0 %)');
     expect(screen.getByTestId('gen-usage').textContent).toContain('engine time 13.8 s');
   });
 

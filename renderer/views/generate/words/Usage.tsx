@@ -2,7 +2,7 @@ import type { GenTaskDetail } from '../../../../shared/ipc/contracts/generation'
 import { formatDateTime, formatTime } from '../../../i18n/messages';
 import { useApp, useT } from '../../../store/StoreContext';
 
-/** Calls, prompt/completion tokens, context bytes and latency per role, and the task's elapsed time. */
+/** Calls, prompt tokens (and the share served from the provider's cache), completion tokens, context bytes and latency per role, and the task's elapsed time. */
 export function Usage({ detail }: { detail: GenTaskDetail }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
@@ -21,6 +21,7 @@ export function Usage({ detail }: { detail: GenTaskDetail }) {
             <th>{t('gen.usage.role')}</th>
             <th>{t('gen.usage.calls')}</th>
             <th>{t('gen.usage.prompt')}</th>
+            <th>{t('gen.usage.cached')}</th>
             <th>{t('gen.usage.completion')}</th>
             <th>{t('gen.usage.bytes')}</th>
             <th>{t('gen.usage.latency')}</th>
@@ -34,6 +35,9 @@ export function Usage({ detail }: { detail: GenTaskDetail }) {
                 <td>{t(`gen.form.${role}`)}</td>
                 <td>{n(u.calls)}</td>
                 <td>{n(u.promptTokens)}</td>
+                <td data-testid={`gen-usage-${role}-cached`}>
+                  {u.promptTokens > 0 ? t('gen.usage.cachedShare', { tokens: n(u.cachedPromptTokens), percent: n(Math.round((100 * u.cachedPromptTokens) / u.promptTokens)) }) : n(u.cachedPromptTokens)}
+                </td>
                 <td>{n(u.completionTokens)}</td>
                 <td>{t('gen.usage.kb', { kb: n(Math.round(u.contextBytes / 1024)) })}</td>
                 <td>{t('gen.usage.ms', { ms: n(u.latencyMs) })}</td>

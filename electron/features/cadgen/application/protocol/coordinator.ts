@@ -63,7 +63,11 @@ function waitRetry(snapshot: TaskSnapshot, code: ProtocolErrorCodeValue, cause: 
 /** Merges usage, counters and wall time into a change (the change's own usage wins as base). */
 function withAccounting(snapshot: TaskSnapshot, change: TaskChange, extra: { role?: 'author' | 'reviewer'; reply?: ModelReply; tool?: string; counters?: TaskRecord['counters']; wallMs: number }): TaskChange {
   let usage = change.task?.usage ?? snapshot.task.usage;
-  if (extra.role && extra.reply) usage = chargeCall(usage, extra.role, { contextBytes: extra.reply.usage.contextBytes, ...(extra.reply.usage.promptTokens !== undefined ? { promptTokens: extra.reply.usage.promptTokens } : {}) });
+  if (extra.role && extra.reply) usage = chargeCall(usage, extra.role, {
+      contextBytes: extra.reply.usage.contextBytes,
+      ...(extra.reply.usage.promptTokens !== undefined ? { promptTokens: extra.reply.usage.promptTokens } : {}),
+      ...(extra.reply.usage.cachedPromptTokens !== undefined ? { cachedPromptTokens: extra.reply.usage.cachedPromptTokens } : {}),
+    });
   usage = { ...usage, wallMs: usage.wallMs + extra.wallMs };
   return {
     ...change,

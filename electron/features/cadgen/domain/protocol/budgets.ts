@@ -37,13 +37,15 @@ export interface TaskUsage {
   authorTurns: number;
   reviewerCalls: number;
   promptTokens: number;
+  /** The part of promptTokens the providers served from their prompt caches (absent on tasks recorded before it was counted). */
+  cachedPromptTokens?: number;
   contextBytes: number;
   wallMs: number;
   candidateBuilds: number;
   requirementRevisions: number;
 }
 
-export const ZERO_USAGE: TaskUsage = { authorTurns: 0, reviewerCalls: 0, promptTokens: 0, contextBytes: 0, wallMs: 0, candidateBuilds: 0, requirementRevisions: 0 };
+export const ZERO_USAGE: TaskUsage = { authorTurns: 0, reviewerCalls: 0, promptTokens: 0, cachedPromptTokens: 0, contextBytes: 0, wallMs: 0, candidateBuilds: 0, requirementRevisions: 0 };
 
 /** The first limit `usage` has reached, or null. Checked before every model call. */
 export function exceededBudget(budget: TaskBudget, usage: TaskUsage): string | null {
@@ -57,12 +59,13 @@ export function exceededBudget(budget: TaskBudget, usage: TaskUsage): string | n
 }
 
 /** Adds one model call's usage; prompt tokens fall back to bytes/4 only when the provider reports none. */
-export function chargeCall(usage: TaskUsage, role: 'author' | 'reviewer', call: { promptTokens?: number; contextBytes: number }): TaskUsage {
+export function chargeCall(usage: TaskUsage, role: 'author' | 'reviewer', call: { promptTokens?: number; cachedPromptTokens?: number; contextBytes: number }): TaskUsage {
   return {
     ...usage,
     authorTurns: usage.authorTurns + (role === 'author' ? 1 : 0),
     reviewerCalls: usage.reviewerCalls + (role === 'reviewer' ? 1 : 0),
     promptTokens: usage.promptTokens + (call.promptTokens ?? Math.ceil(call.contextBytes / 4)),
+    cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
     contextBytes: usage.contextBytes + call.contextBytes,
   };
 }
