@@ -130,7 +130,9 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     if (!isActive(task.state)) return task;
     const over = exceededBudget(task.budget, task.usage);
     if (over) {
-      await commit(snapshot, failTask(snapshot, 'BUDGET_EXHAUSTED', protocolError(ProtocolErrorCode.budgetExhausted, `budget exhausted: ${over}`, { limit: over })));
+      // The state it stopped in is kept: a larger budget (resume --budget) continues there.
+      const failed = failTask(snapshot, 'BUDGET_EXHAUSTED', protocolError(ProtocolErrorCode.budgetExhausted, `budget exhausted: ${over}`, { limit: over }));
+      await commit(snapshot, { ...failed, task: { ...failed.task, resume_state: task.state } });
       continue;
     }
     try {

@@ -5,7 +5,7 @@ import type { DraftItem, Observation, PendingAction, RequirementsContract, Sourc
 
 /** A ledger event (cad.action-ledger.v1) before the store assigns its sequence. */
 export interface LedgerEvent {
-  event: 'proposed' | 'rejected' | 'candidate_built' | 'candidate_failed' | 'accepted' | 'review_rejected' | 'rolled_back' | 'completed' | 'final_rejected' | 'failed' | 'waiting';
+  event: 'proposed' | 'rejected' | 'candidate_built' | 'candidate_failed' | 'accepted' | 'review_rejected' | 'rolled_back' | 'completed' | 'final_rejected' | 'failed' | 'waiting' | 'budget_raised';
   action_id?: string;
   [field: string]: unknown;
 }
