@@ -27,5 +27,7 @@ export const FAULT_SCENARIOS: Record<string, { fixture: string; faults: PlayerFa
   // The Ø40 bore is placed once off the Ø120 disc (inside its bbox): preflight refuses it, no build is spent.
   hole_off_material: { fixture: 'flange', faults: { paramsOverrideOnce: { atomic_id: 'hole', params: { positions_mm: [[55, 55, 12]] } } }, expect: { state: 'COMPLETED' } },
   // The final reviewer asks for a repair; the author calls complete_task again for the same revision (refused), rolls back and redoes the last action.
+  // A perfect author on a task started with too few author turns: it stops BUDGET_EXHAUSTED, and a resume with a larger budget (the eval's raise) completes it.
+  budget_exhausted_resumed: { fixture: 'plate_with_holes', faults: {}, expect: { state: 'COMPLETED' } },
   complete_twice: { fixture: 'plate_with_holes', faults: { finalRepairOnce: true, completeAgainOnce: true }, expect: { state: 'COMPLETED' } },
 };

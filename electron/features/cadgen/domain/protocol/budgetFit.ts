@@ -1,7 +1,7 @@
 import { protocolError, ProtocolErrorCode } from './errors';
 import { DEFAULT_BUDGET, exceededBudget, LIMITS } from './budgets';
 import type { BudgetLimit, TaskBudget, TaskUsage } from './budgets';
-import type { ContractClaim, RequirementsContract } from './task';
+import type { ContractClaim, RequirementsContract, TaskRecord } from './task';
 
 /** What a fitted budget was derived from (shown beside the limits). */
 export interface BudgetBasis {
@@ -81,6 +81,27 @@ export function fitBudget(basis: BudgetBasis, overrides: Partial<TaskBudget> = {
 export const RAISABLE_LIMITS = Object.keys(LIMITS) as BudgetLimit[];
 
 /**
+ * Parses `name=N` entries (`gen resume --budget author_turns=120`) into budget fields: names are
+ * RAISABLE_LIMITS, N a positive whole number (wall_time in minutes). Errors: CDSL_BUDGET_INVALID
+ * (data.reason syntax | unknown_limit | not_a_count | repeated).
+ */
+export function parseBudgetEntries(entries: readonly string[]): Partial<TaskBudget> {
+  const raise: Partial<TaskBudget> = {};
+  for (const entry of entries) {
+    const match = /^\s*([a-z_]+)\s*=\s*(\S+)\s*$/.exec(entry);
+    if (!match) throw protocolError(ProtocolErrorCode.budgetInvalid, `budget entry "${entry.slice(0, 80)}" is not name=N (names: ${RAISABLE_LIMITS.join(', ')})`, { reason: 'syntax', entry: entry.slice(0, 80) });
+    const [, name = '', text = ''] = match;
+    if (!(name in LIMITS)) throw protocolError(ProtocolErrorCode.budgetInvalid, `unknown budget limit ${name} (names: ${RAISABLE_LIMITS.join(', ')})`, { reason: 'unknown_limit', limit: name, allowed: RAISABLE_LIMITS });
+    const value = /^\d{1,12}$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(value) || value < 1) throw protocolError(ProtocolErrorCode.budgetInvalid, `${name} takes a positive whole number${name === 'wall_time' ? ' of minutes' : ''}; got ${text.slice(0, 40)}`, { reason: 'not_a_count', limit: name, value: text.slice(0, 40) });
+    const field = LIMITS[name as BudgetLimit].budget;
+    if (raise[field] !== undefined) throw protocolError(ProtocolErrorCode.budgetInvalid, `${name} is given twice`, { reason: 'repeated', limit: name });
+    raise[field] = name === 'wall_time' ? value * 60_000 : value;
+  }
+  return raise;
+}
+
+/**
  * Applies an explicit raise to an exhausted (or waiting) task's budget. Every raised limit must
  * lie above what the task already spent on it, and after the raise no limit may still be
  * exhausted. Errors: CDSL_BUDGET_INVALID (data.reason below_spent | still_exhausted | empty).
@@ -101,4 +122,12 @@ export function raiseBudget(budget: TaskBudget, usage: TaskUsage, raise: Partial
     throw protocolError(ProtocolErrorCode.budgetInvalid, `${still} is still exhausted (spent ${usage[spentField]} of ${next[field]}); raise it too`, { reason: 'still_exhausted', limit: still, spent: usage[spentField], max: next[field] });
   }
   return next;
+}
+
+/** The limit a task FAILED as BUDGET_EXHAUSTED ran out of (by its last error), or null. */
+export function exhaustedLimit(task: Pick<TaskRecord, 'failure_reason' | 'last_error' | 'budget' | 'usage'>): { limit: BudgetLimit; field: (typeof LIMITS)[BudgetLimit]['budget']; spent: number; max: number } | null {
+  const limit = (task.last_error?.data as { limit?: unknown } | undefined)?.limit;
+  if (task.failure_reason !== 'BUDGET_EXHAUSTED' || typeof limit !== 'string' || !(limit in LIMITS)) return null;
+  const fields = LIMITS[limit as BudgetLimit];
+  return { limit: limit as BudgetLimit, field: fields.budget, spent: task.usage[fields.usage], max: task.budget[fields.budget] };
 }
