@@ -86,6 +86,8 @@ export const genCommand = {
     const needsModels = ['new', 'resume', 'answer', 'check'].includes(sub);
     let gen: GenerationRuntime | undefined;
     try {
+      // A bad --budget is refused before any model or task is touched.
+      const raise = budgetRaiseOf(values.budget);
       const author = needsModels ? resolveRoleModel(platform.settings, process.env, 'author', values.author) : undefined;
       const reviewer = needsModels ? resolveRoleModel(platform.settings, process.env, 'reviewer', values.reviewer) : undefined;
       gen = createGenerationRuntime({
@@ -120,7 +122,7 @@ export const genCommand = {
           return ended(await service.run(created.task_id, run));
         }
         case 'resume':
-          return ended(await service.resume(need(target, 'a task id'), run, budgetRaiseOf(values.budget)));
+          return ended(await service.resume(need(target, 'a task id'), run, raise));
         case 'answer':
           return ended(await service.answer(need(target, 'a task id'), need(extra, 'the answer text'), run));
         case 'cancel':

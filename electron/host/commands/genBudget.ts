@@ -1,5 +1,5 @@
 import { genBudgetSchema } from '../../../shared/ipc/contracts/generation';
-import { parseBudgetEntries, ProtocolErrorCode, type TaskBudget, type TaskRecord } from '../../features/cadgen/index';
+import { BUDGET_LIMITS, parseBudgetEntries, ProtocolErrorCode, type TaskBudget, type TaskRecord } from '../../features/cadgen/index';
 import { AppError } from '../../../shared/errors';
 
 /**
@@ -28,6 +28,7 @@ export function budgetLine(task: TaskRecord): string {
     : task.budget_overrides
       ? 'until the requirements are frozen; then fitted to the part'
       : 'fixed';
-  const explicit = Object.keys(task.budget_overrides ?? {});
+  // Named as --budget takes them (author_turns, …); limits no resume raises keep their field name.
+  const explicit = Object.keys(task.budget_overrides ?? {}).map((field) => Object.entries(BUDGET_LIMITS).find(([, l]) => l.budget === field)?.[0] ?? field);
   return `budget: ${limits} (${why}${explicit.length ? `; set by you: ${explicit.join(', ')}` : ''})`;
 }

@@ -1,15 +1,7 @@
 import { protocolError, ProtocolErrorCode } from './errors';
 import { DEFAULT_BUDGET, exceededBudget, LIMITS } from './budgets';
-import type { BudgetLimit, TaskBudget, TaskUsage } from './budgets';
+import type { BudgetBasis, BudgetLimit, TaskBudget, TaskUsage } from './budgets';
 import type { ContractClaim, RequirementsContract, TaskRecord } from './task';
-
-/** What a fitted budget was derived from (shown beside the limits). */
-export interface BudgetBasis {
-  requirements: number;
-  claims: number;
-  /** Estimated modelling actions: per requirement the most of its claim count and the instances one claim asks for. */
-  features: number;
-}
 
 /**
  * Allowance per estimated feature, over a base. A feature costs a perfect author about four

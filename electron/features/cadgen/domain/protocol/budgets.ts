@@ -32,6 +32,14 @@ export const DEFAULT_BUDGET: TaskBudget = {
   maxRequirementRevisions: 3,
 };
 
+/** What a fitted budget was derived from (shown beside the limits). */
+export interface BudgetBasis {
+  requirements: number;
+  claims: number;
+  /** Estimated modelling actions: per requirement the most of its claim count and the instances one claim asks for. */
+  features: number;
+}
+
 /** What a task has consumed so far (persisted with the task). */
 export interface TaskUsage {
   authorTurns: number;

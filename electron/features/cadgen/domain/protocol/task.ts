@@ -1,6 +1,5 @@
 import type { AppErrorData } from '../../../../../shared/errors';
-import type { BudgetBasis } from './budgetFit';
-import type { TaskBudget, TaskUsage } from './budgets';
+import type { BudgetBasis, TaskBudget, TaskUsage } from './budgets';
 import type { ProgressCounters } from './progress';
 import type { FailureReason, TaskState } from './states';
 import type { NextAction } from './tools/actionTools';
