@@ -8,6 +8,8 @@ import type { SliceContext } from './types';
 
 export type GenTaskState = GenTaskSummary['state'];
 export type GenStartInput = z.input<(typeof generationChannels)['genStart']['input']>;
+/** Budget limits a resume raises (genResume's `budget`). */
+export type GenBudget = NonNullable<z.input<(typeof generationChannels)['genResume']['input']>['budget']>;
 /** What genMakeDrawing returns: the sheet, the self-review counts and the task-folder names of its files. */
 export type GenDrawing = z.output<(typeof generationChannels)['genMakeDrawing']['output']>;
 export type GenDrawingInput = z.input<(typeof generationChannels)['genMakeDrawing']['input']>;
@@ -49,6 +51,8 @@ export interface GenerationSlice {
   startGenTask(input: GenStartInput): Promise<AppErrorData | null>;
   answerGenTask(text: string): Promise<AppErrorData | null>;
   resumeGenTask(taskId: string): Promise<void>;
+  /** Continues a task FAILED as BUDGET_EXHAUSTED with a larger budget; returns the typed refusal (e.g. CDSL_BUDGET_INVALID) or null. */
+  raiseGenBudget(taskId: string, budget: GenBudget): Promise<AppErrorData | null>;
   cancelGenTask(taskId: string): Promise<void>;
   genModels: Record<string, GenModelConformance>;
   genChecks: Record<string, GenCheckState>;
@@ -165,6 +169,9 @@ export function createGenerationSlice<S extends ShellSlice & GenerationSlice>({ 
     async resumeGenTask(taskId) {
       const error = await afterCommand(taskId, await bridge.genResume({ taskId }));
       if (error) get().reportError(error);
+    },
+    async raiseGenBudget(taskId, budget) {
+      return afterCommand(taskId, await bridge.genResume({ taskId, budget }));
     },
     async cancelGenTask(taskId) {
       const error = await afterCommand(taskId, await bridge.genCancel({ taskId }));

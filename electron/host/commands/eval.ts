@@ -21,7 +21,7 @@ Exit code 0 only when every scenario passed.
 `;
 
 /** Fault scenarios of the release suite, from the test-support bundle's table (names only here). */
-const RELEASE_FAULTS: { name: string; fixture: string; state: string; min?: Partial<ScenarioCounts>; max?: Partial<ScenarioCounts> }[] = [
+const RELEASE_FAULTS: { name: string; fixture: string; state: string; min?: Partial<ScenarioCounts>; max?: Partial<ScenarioCounts>; budget?: Record<string, number>; raise?: Record<string, number> }[] = [
   { name: 'format_rejection', fixture: 'plate_with_holes', state: 'COMPLETED', min: { format_rejections: 1 } },
   { name: 'stale_head', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'selector_not_found', fixture: 'plate_with_holes', state: 'COMPLETED' },
@@ -34,6 +34,7 @@ const RELEASE_FAULTS: { name: string; fixture: string; state: string; min?: Part
   { name: 'reviewer_claims_all_pass', fixture: 'plate_with_holes', state: 'FAILED', min: { review_contradictions: 3 } },
   { name: 'reject_forever', fixture: 'plate_with_holes', state: 'FAILED', min: { repeated_fragments: 1 }, max: { candidate_builds: 4 } },
   { name: 'hole_off_material', fixture: 'flange', state: 'COMPLETED', min: { precondition_rejections: 1 }, max: { build_failures: 0 } },
+  { name: 'budget_exhausted_resumed', fixture: 'plate_with_holes', state: 'COMPLETED', budget: { maxAuthorTurns: 8 }, raise: { maxAuthorTurns: 40 }, min: { budget_resumes: 1 } },
   { name: 'complete_twice', fixture: 'plate_with_holes', state: 'COMPLETED', min: { final_reviews: 2, complete_rejections: 1, rollbacks: 1 } },
   // Runs against two providers (see runSwappedEndpointScenario): the task must refuse to start.
   { name: 'swapped_endpoint', fixture: 'plate_with_holes', state: 'DRAFTING_REQUIREMENTS' },
@@ -99,8 +100,8 @@ export const evalCommand = {
       } else {
         const binary = fileURLToPath(new URL('./scriptedCadgenProvider.js', import.meta.url));
         const scenarios = [
-          ...fixtures.flatMap((f) => Array.from({ length: repeats }, (_, i) => ({ name: f.id, fixture: f, faults: undefined as string | undefined, state: f.expected_state, min: undefined as Partial<ScenarioCounts> | undefined, max: undefined as Partial<ScenarioCounts> | undefined, repeat: i + 1 }))),
-          ...(suite === 'release' ? RELEASE_FAULTS.flatMap((s) => Array.from({ length: repeats }, (_, i) => ({ name: s.name, fixture: fixtures.find((f) => f.id === s.fixture) ?? loadFixtures(fixturesDir, 'smoke')[0]!, faults: s.name, state: s.state, min: s.min, max: s.max, repeat: i + 1 }))) : []),
+          ...fixtures.flatMap((f) => Array.from({ length: repeats }, (_, i) => ({ name: f.id, fixture: f, faults: undefined as string | undefined, state: f.expected_state, min: undefined as Partial<ScenarioCounts> | undefined, max: undefined as Partial<ScenarioCounts> | undefined, raise: undefined as Record<string, number> | undefined, repeat: i + 1 }))),
+          ...(suite === 'release' ? RELEASE_FAULTS.flatMap((s) => Array.from({ length: repeats }, (_, i) => { const base = fixtures.find((f) => f.id === s.fixture) ?? loadFixtures(fixturesDir, 'smoke')[0]!; return { name: s.name, fixture: s.budget ? { ...base, budget: s.budget } : base, faults: s.name, state: s.state, min: s.min, max: s.max, raise: s.raise, repeat: i + 1 }; })) : []),
         ].filter((s) => !values.only || values.only.split(',').includes(s.name));
         for (const s of scenarios) {
           try {
@@ -118,7 +119,7 @@ export const evalCommand = {
             }
             const provider = await startFixtureProvider(binary, fixturesDir, s.fixture.id, s.faults);
             try {
-              results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state, ...(s.min ? { minCounts: s.min } : {}), ...(s.max ? { maxCounts: s.max } : {}) }));
+              results.push(await runScenario({ scenario: s.name, fixture: s.fixture, repeat: s.repeat, author: provider.config, reviewer: provider.config, outDir, workerScript, expectState: s.state, ...(s.min ? { minCounts: s.min } : {}), ...(s.max ? { maxCounts: s.max } : {}), ...(s.raise ? { raise: s.raise } : {}) }));
             } finally {
               provider.child.kill('SIGTERM');
             }

@@ -6,13 +6,14 @@ import { checkModel, requireConformantModel, type TaskRecord } from '../../featu
 import { createGenerationRuntime, tasksRootOf, type GenerationRuntime } from '../composition/cadgenGeneration';
 import { createSqliteReviewStore } from '../../features/review/index';
 import { drawingForTask } from '../composition/cadgenDrawing';
+import { budgetLine, budgetRaiseOf } from './genBudget';
 import { resolveRoleModel } from '../composition/modelResolution';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 
 const USAGE = `Usage:
   cadsight gen new "<request>" [--author provider/model] [--reviewer provider/model] [--from-task ID --revision rev_NNN] [--json]
   cadsight gen list | show ID | ledger ID [--json]
-  cadsight gen resume ID | answer ID "<text>" | cancel ID
+  cadsight gen resume ID [--budget name=N ...] | answer ID "<text>" | cancel ID
   cadsight gen export ID --out <dir>
   cadsight gen drawing ID [--revision rev_NNN] [--sheet auto|A4|A3|A2] [--projection first-angle|third-angle] [--lang zh-CN|en] --out <dir>
   cadsight gen check [--author provider/model] [--reviewer provider/model]
@@ -23,7 +24,11 @@ FAILED, WAITING_RETRY (resume it) or WAITING_FOR_USER (answer it). Models: --aut
 else the author/reviewer roles in settings (CADSIGHT_AUTHOR_PROVIDER...), else DEFAULT_PROVIDER
 and <ID>_API_KEY/<ID>_MODEL/<ID>_BASE_URL (CHAT_BASE_URL + CHAT_MODEL for any Chat Completions
 gateway). A model is used only after it passed the conformance suite (gen check; run
-automatically once for a new model). Task folders: <data>/cadgen-tasks/<task_id>/.
+automatically once for a new model). Budgets fit the part: the defaults until the requirements
+are frozen, then a base plus an allowance per estimated feature. A task FAILED as BUDGET_EXHAUSTED
+continues with a larger budget: gen resume ID --budget author_turns=N (names: author_turns,
+reviewer_calls, prompt_tokens, context_bytes, wall_time in minutes, candidate_builds; each above
+what the task spent). Task folders: <data>/cadgen-tasks/<task_id>/.
 Exit code 0 for COMPLETED (or a successful read), 1 for other end states, 2 for usage errors.
 `;
 
@@ -36,6 +41,7 @@ const OPTIONS = {
   sheet: { type: 'string' },
   projection: { type: 'string' },
   lang: { type: 'string' },
+  budget: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -43,7 +49,7 @@ const OPTIONS = {
 const print = (text: string): void => void process.stdout.write(`${text}\n`);
 
 function summary(task: TaskRecord): Record<string, unknown> {
-  return { task_id: task.task_id, state: task.state, head_revision: task.head_revision, failure_reason: task.failure_reason, last_error: task.last_error, question: task.question, usage: task.usage, author: task.author_model, reviewer: task.reviewer_model };
+  return { task_id: task.task_id, state: task.state, head_revision: task.head_revision, failure_reason: task.failure_reason, last_error: task.last_error, question: task.question, usage: task.usage, budget: task.budget, budget_basis: task.budget_basis ?? null, author: task.author_model, reviewer: task.reviewer_model };
 }
 
 function printTask(task: TaskRecord, json: boolean): void {
@@ -52,6 +58,8 @@ function printTask(task: TaskRecord, json: boolean): void {
   if (task.question) print(`  question [${task.question.reason_code}]: ${task.question.text}\n  answer with: cadsight gen answer ${task.task_id} "<text>"`);
   if (task.last_error) print(`  last error [${task.last_error.code}] ${task.last_error.message}`);
   if (task.state === 'WAITING_RETRY') print(`  resume with: cadsight gen resume ${task.task_id}`);
+  if (task.failure_reason === 'BUDGET_EXHAUSTED') print(`  continue with a larger budget: cadsight gen resume ${task.task_id} --budget ${String((task.last_error?.data as { limit?: string } | undefined)?.limit ?? 'author_turns')}=N`);
+  print(`  ${budgetLine(task)}`);
   const cached = task.usage.cachedPromptTokens ?? 0;
   const cacheShare = task.usage.promptTokens > 0 ? ` (${cached} cached, ${Math.round((100 * cached) / task.usage.promptTokens)} %)` : '';
   print(`  usage: ${task.usage.authorTurns} author / ${task.usage.reviewerCalls} reviewer calls, ${task.usage.promptTokens} prompt tokens${cacheShare}, ${task.usage.candidateBuilds} builds`);
@@ -80,6 +88,8 @@ export const genCommand = {
     const needsModels = ['new', 'resume', 'answer', 'check'].includes(sub);
     let gen: GenerationRuntime | undefined;
     try {
+      // A bad --budget is refused before any model or task is touched.
+      const raise = budgetRaiseOf(values.budget);
       const author = needsModels ? resolveRoleModel(platform.settings, process.env, 'author', values.author) : undefined;
       const reviewer = needsModels ? resolveRoleModel(platform.settings, process.env, 'reviewer', values.reviewer) : undefined;
       gen = createGenerationRuntime({
@@ -110,11 +120,11 @@ export const genCommand = {
           await requireConformantModel(deps, deps.reviewer);
           const from = values['from-task'] ? { taskId: values['from-task'], revisionId: need(values.revision, '--revision with --from-task') } : undefined;
           const created = await service.create({ request: need(target, 'a request text'), ...(from ? { from } : {}) });
-          if (!json) process.stderr.write(`task ${created.task_id}\n`);
+          if (!json) process.stderr.write(`task ${created.task_id}\n  ${budgetLine(created)}\n`);
           return ended(await service.run(created.task_id, run));
         }
         case 'resume':
-          return ended(await service.resume(need(target, 'a task id'), run));
+          return ended(await service.resume(need(target, 'a task id'), run, raise));
         case 'answer':
           return ended(await service.answer(need(target, 'a task id'), need(extra, 'the answer text'), run));
         case 'cancel':

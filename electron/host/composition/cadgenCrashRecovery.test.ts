@@ -23,8 +23,8 @@ const plate = JSON.parse(readFileSync(path.join(repoRoot, 'resources/evals/cadge
 // The cheapest real task: the versioned plate fixture cut to its first requirement and action
 // (one candidate build, one final rebuild), so 120 kill/restart pairs stay affordable.
 const fixture: GenFixture = { ...plate, request: 'Rectangular plate 100 x 60 mm, 8 mm thick', requirements: plate.requirements.slice(0, 1), actions: plate.actions.slice(0, 1) };
-const ALL_POINTS: CrashPoint[] = ['candidate_build', 'artifact_stage', 'artifact_publish', 'sqlite_commit', 'ledger_append', 'outbox_dispatch'];
-// CADSIGHT_CRASH_POINTS=a,b narrows the points (to replay one); default all six.
+const ALL_POINTS: CrashPoint[] = ['candidate_build', 'artifact_stage', 'artifact_publish', 'sqlite_commit', 'ledger_append', 'outbox_dispatch', 'model_call'];
+// CADSIGHT_CRASH_POINTS=a,b narrows the points (to replay one); default all seven.
 const POINTS = process.env.CADSIGHT_CRASH_POINTS ? ALL_POINTS.filter((p) => process.env.CADSIGHT_CRASH_POINTS?.split(',').includes(p)) : ALL_POINTS;
 const RUNS = Number(process.env.CADSIGHT_CRASH_RUNS ?? 1);
 const SEED = Number(process.env.CADSIGHT_CRASH_SEED ?? 20261201);
@@ -136,6 +136,16 @@ function checkRecovered(dir: string, ledgerBeforeRestart: string[], trace: Trace
     expect(outbox.every((o) => o.dispatched_at !== null)).toBe(true);
     const delivered = new Set(trace.filter((e) => e.sink !== undefined).map((e) => e.sink));
     expect([...delivered].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(outbox.map((o) => o.seq));
+    // Every model call is charged, the one a kill cut off included (issue 24): the task's call
+    // counters equal its usage rows (each with its retries), none is left `started`, and every
+    // call the crashed process began is among them.
+    const usageRows = db.prepare('SELECT call_id, status, usage_json FROM cdsl_usage WHERE task_id = ?').all(taskId) as { call_id: string | null; status: string; usage_json: string }[];
+    const charged = JSON.parse((db.prepare('SELECT record_json FROM cdsl_tasks WHERE task_id = ?').get(taskId) as { record_json: string }).record_json) as { usage: { authorTurns: number; reviewerCalls: number } };
+    expect(charged.usage.authorTurns + charged.usage.reviewerCalls).toBe(usageRows.reduce((n, r) => n + 1 + ((JSON.parse(r.usage_json) as { retries?: number }).retries ?? 0), 0));
+    expect(usageRows.filter((r) => r.status === 'started')).toEqual([]);
+    const begun = trace.filter((e) => e.point === 'model_call').map((e) => e.detail);
+    expect(usageRows.map((r) => r.call_id)).toEqual(expect.arrayContaining(begun));
+    if (trace.some((e) => e.killed === 'model_call')) expect(usageRows.filter((r) => r.status === 'interrupted')).toHaveLength(1);
   } finally {
     db.close();
   }

@@ -41,6 +41,8 @@ export interface ScenarioCounts {
   final_reviews: number;
   /** complete_task calls refused (the gate is closed after a revision's final review). */
   complete_rejections: number;
+  /** Resumes of a BUDGET_EXHAUSTED task with the scenario's larger budget. */
+  budget_resumes: number;
 }
 
 export interface ScenarioResult {
@@ -83,7 +85,7 @@ export async function startFixtureProvider(binary: string, fixturesDir: string, 
  * then the fixture's own claims re-verified on the final revision with the real verifiers
  * (independent of the claims the author wrote).
  */
-export async function runScenario(input: { scenario: string; fixture: EvalFixture; repeat: number; author: LlmProviderConfig; reviewer: LlmProviderConfig; outDir: string; workerScript: URL; expectState?: string; minCounts?: Partial<ScenarioCounts>; maxCounts?: Partial<ScenarioCounts> }): Promise<ScenarioResult> {
+export async function runScenario(input: { scenario: string; fixture: EvalFixture; repeat: number; author: LlmProviderConfig; reviewer: LlmProviderConfig; outDir: string; workerScript: URL; expectState?: string; minCounts?: Partial<ScenarioCounts>; maxCounts?: Partial<ScenarioCounts>; raise?: Record<string, number> }): Promise<ScenarioResult> {
   const started = Date.now();
   const dir = path.join(input.outDir, `${input.scenario}-${input.repeat}`);
   mkdirSync(dir, { recursive: true });
@@ -95,7 +97,13 @@ export async function runScenario(input: { scenario: string; fixture: EvalFixtur
       if (!report.passed) throw Object.assign(new Error('conformance failed'), { code: 'CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED', report });
     }
     const created = await gen.service.create({ request: input.fixture.request, budget: input.fixture.budget });
-    const task = await gen.service.run(created.task_id);
+    let task = await gen.service.run(created.task_id);
+    // A task out of budget continues once with the scenario's explicit larger budget (gen resume --budget).
+    let budgetResumes = 0;
+    if (input.raise && task.state === 'FAILED' && task.failure_reason === 'BUDGET_EXHAUSTED') {
+      budgetResumes += 1;
+      task = await gen.service.resume(task.task_id, {}, input.raise);
+    }
     const snapshot = gen.service.show(task.task_id);
     const head = snapshot.revisions.find((r) => r.revision_id === task.head_revision);
     const fixtureClaims = input.fixture.requirements.flatMap((r) => r.claims).map((c, i) => ({ id: `fixture_${i + 1}`, kind: c.claim_kind, expected: c.expected }));
@@ -118,6 +126,7 @@ export async function runScenario(input: { scenario: string; fixture: EvalFixtur
       rollbacks: ledger.filter((e) => e.event === 'rolled_back').length,
       final_reviews: finals.length,
       complete_rejections: invocations.filter((i) => i.tool === 'complete_task' && i.status === 'rejected').length,
+      budget_resumes: budgetResumes,
     };
     const oneFinalPerRevision = new Set(finals).size === finals.length;
     const minimaOk = Object.entries(input.minCounts ?? {}).every(([k, min]) => counts[k as keyof ScenarioCounts] >= (min ?? 0)) && Object.entries(input.maxCounts ?? {}).every(([k, max]) => counts[k as keyof ScenarioCounts] <= (max ?? Infinity));

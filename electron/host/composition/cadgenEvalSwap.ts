@@ -8,7 +8,7 @@ import type { EvalFixture, ScenarioCounts, ScenarioResult } from './cadgenEval';
 import { createGenerationRuntime } from './cadgenGeneration';
 import { allMigrations } from './migrations';
 
-const NO_COUNTS: ScenarioCounts = { format_rejections: 0, stale_rejections: 0, rejected_candidates: 0, claim_rejections: 0, review_contradictions: 0, precondition_rejections: 0, repeated_fragments: 0, candidate_builds: 0, build_failures: 0, rollbacks: 0, final_reviews: 0, complete_rejections: 0 };
+const NO_COUNTS: ScenarioCounts = { format_rejections: 0, stale_rejections: 0, rejected_candidates: 0, claim_rejections: 0, review_contradictions: 0, precondition_rejections: 0, repeated_fragments: 0, candidate_builds: 0, build_failures: 0, rollbacks: 0, final_reviews: 0, complete_rejections: 0, budget_resumes: 0 };
 
 /**
  * The swapped-endpoint scenario (issue 24.5): a model passes conformance at its endpoint; then the

@@ -145,3 +145,26 @@ describe('a reviewer question answered through genAnswer', () => {
     expect(ledger.find((e) => e.event === 'waiting')?.reason).toBe('missing_dimension');
   }, 180_000);
 });
+
+describe('a task out of budget continued through genResume', () => {
+  it('shows the exhausted limit, refuses a plain resume and a raise not above what was spent, and completes with a larger budget', async () => {
+    const { taskId } = await call<GenTaskSummary>('genStart', { request: fixture.request, budgets: { maxAuthorTurns: 8 } });
+    const stopped = await h.eventually(taskId, (e) => e.type === 'failed');
+    expect(stopped.payload).toMatchObject({ reason: 'BUDGET_EXHAUSTED' });
+    await h.generation.idle();
+    const detail = await call<GenTaskDetail>('genShow', { taskId });
+    expect(detail.budgetExhausted).toEqual({ limit: 'author_turns', field: 'maxAuthorTurns', spent: 8, max: 8 });
+    expect(detail.budgetBasis?.features).toBeGreaterThan(0);
+    expect(await refusal('genResume', { taskId })).toBe('CDSL_TASK_NOT_RESUMABLE');
+    expect(await refusal('genResume', { taskId, budget: { maxAuthorTurns: 8 } })).toBe('CDSL_BUDGET_INVALID');
+    expect(await refusal('genResume', { taskId, budget: { maxAuthorTurns: 0 } })).toBe('IPC_INVALID_INPUT');
+
+    expect((await call<GenTaskSummary>('genResume', { taskId, budget: { maxAuthorTurns: 60 } })).taskId).toBe(taskId);
+    const end = await h.eventually(taskId, (e) => e.type === 'completed' || (e.type === 'failed' && e.seq > stopped.seq));
+    await h.generation.idle();
+    expect(end.type).toBe('completed');
+    const done = await call<GenTaskDetail>('genShow', { taskId });
+    expect(done.budget.maxAuthorTurns).toBe(60);
+    expect(done.budgetExhausted).toBeNull();
+  }, 180_000);
+});

@@ -5,7 +5,7 @@ import type { IpcEvents } from '../../../shared/ipc/channels';
 import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenModelConformance, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
 import { createCanvasDxfRenderer, type DxfScreenshotRenderer } from '../../features/drawing/index';
 import { createSqliteReviewStore } from '../../features/review/index';
-import { checkModel, LATEST_CONFORMANCE, requireConformantModel, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
+import { checkModel, exhaustedLimit, LATEST_CONFORMANCE, requireConformantModel, resumeChange, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { EventBus } from '../../platform/events/eventBus';
 import type { HandlerTable } from '../../platform/ipc/router';
@@ -90,7 +90,7 @@ function manifestFiles(manifestJson: string): string[] {
   return (manifest.files ?? []).map((f) => f.name);
 }
 
-function detail(snapshot: TaskSnapshot, revision: string | undefined, requirementsReview: RequirementsReview | null, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; cachedPromptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number } }[]): GenTaskDetail {
+function detail(snapshot: TaskSnapshot, revision: string | undefined, requirementsReview: RequirementsReview | null, usage: { role: 'author' | 'reviewer'; usage: { promptTokens?: number; cachedPromptTokens?: number; completionTokens?: number; contextBytes: number; latencyMs: number; retries?: number } }[]): GenTaskDetail {
   const { task } = snapshot;
   const shown = revision ?? task.head_revision;
   if (revision && !snapshot.revisions.some((r) => r.revision_id === revision)) throw new AppError('CDSL_REQUEST_INVALID', `task ${task.task_id} has no revision ${revision}`, { data: { taskId: task.task_id, revision } });
@@ -104,7 +104,7 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, requiremen
   const role = (name: 'author' | 'reviewer') => {
     const rows = usage.filter((u) => u.role === name);
     const sum = (pick: (u: (typeof rows)[number]['usage']) => number | undefined) => rows.reduce((n, r) => n + (pick(r.usage) ?? 0), 0);
-    return { calls: rows.length, promptTokens: sum((u) => u.promptTokens), cachedPromptTokens: sum((u) => u.cachedPromptTokens), completionTokens: sum((u) => u.completionTokens), contextBytes: sum((u) => u.contextBytes), latencyMs: Math.round(sum((u) => u.latencyMs)) };
+    return { calls: rows.reduce((n, r) => n + 1 + (r.usage.retries ?? 0), 0), promptTokens: sum((u) => u.promptTokens), cachedPromptTokens: sum((u) => u.cachedPromptTokens), completionTokens: sum((u) => u.completionTokens), contextBytes: sum((u) => u.contextBytes), latencyMs: Math.round(sum((u) => u.latencyMs)) };
   };
   return {
     task: summary(task, snapshot.revisions.length),
@@ -128,6 +128,8 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, requiremen
     requirementsReview,
     candidate: awaitingReview(snapshot),
     usageByRole: { author: role('author'), reviewer: role('reviewer') },
+    budgetExhausted: exhaustedLimit(task),
+    budgetBasis: task.budget_basis ?? null,
   };
 }
 
@@ -236,17 +238,13 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       await load(taskId);
       return reader.service.ledger(taskId);
     },
-    async genResume({ taskId }) {
+    async genResume({ taskId, budget }) {
       const { task } = await load(taskId);
       notBusy(taskId);
-      if (task.state === 'COMPLETED' || task.state === 'FAILED') {
-        throw new AppError('CDSL_TASK_NOT_RESUMABLE', `task ${taskId} is ${task.state}; a finished task cannot be resumed`, { data: { taskId, state: task.state } });
-      }
-      if (task.state === 'WAITING_FOR_USER') {
-        throw new AppError('CDSL_AUTHOR_DECISION_REJECTED', `task ${taskId} waits for an answer; resume applies to WAITING_RETRY or an interrupted run`, { data: { taskId, state: task.state } });
-      }
+      // Refused here, before the background run: a finished task, one waiting for an answer, a bad raise.
+      resumeChange(task, budget);
       const gen = runtimeWith(modelsOf(task));
-      background(taskId, gen, () => gen.service.resume(taskId, run));
+      background(taskId, gen, () => gen.service.resume(taskId, run, budget));
       return summary(task, revisionCount(taskId));
     },
     async genAnswer({ taskId, text }) {

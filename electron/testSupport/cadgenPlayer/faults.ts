@@ -29,5 +29,7 @@ export const FAULT_SCENARIOS: Record<string, { fixture: string; faults: PlayerFa
   // The final reviewer asks for a repair; the author calls complete_task again for the same revision (refused), rolls back and redoes the last action.
   // The same provider id + model name at another base URL whose model answers every conformance probe in prose: re-probed, the task refuses to start.
   swapped_endpoint: { fixture: 'plate_with_holes', faults: { nonConformant: true }, expect: { state: 'DRAFTING_REQUIREMENTS', code: 'CDSL_MODEL_STRUCTURED_OUTPUT_UNSUPPORTED' } },
+  // A perfect author on a task started with too few author turns: it stops BUDGET_EXHAUSTED, and a resume with a larger budget (the eval's raise) completes it.
+  budget_exhausted_resumed: { fixture: 'plate_with_holes', faults: {}, expect: { state: 'COMPLETED' } },
   complete_twice: { fixture: 'plate_with_holes', faults: { finalRepairOnce: true, completeAgainOnce: true }, expect: { state: 'COMPLETED' } },
 };

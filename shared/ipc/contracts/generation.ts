@@ -145,6 +145,14 @@ export const genTaskDetailSchema = z
       .nullable()
       .optional(),
     usageByRole: z.object({ author: genUsageByRoleSchema, reviewer: genUsageByRoleSchema }).strict(),
+    /**
+     * A task FAILED as BUDGET_EXHAUSTED: the exhausted limit (engine name, e.g. author_turns), the
+     * budget field genResume's `budget` raises for it, what was spent and the limit (wall time in
+     * ms). Null otherwise; absent from hosts that predate it.
+     */
+    budgetExhausted: z.object({ limit: z.string(), field: z.enum(['maxAuthorTurns', 'maxReviewerCalls', 'maxPromptTokens', 'maxContextBytes', 'maxWallMs', 'maxCandidateBuilds']), spent: z.number(), max: z.number() }).strict().nullable().optional(),
+    /** What the budget was fitted to when the requirements were frozen (null before, and for tasks older than fitted budgets). */
+    budgetBasis: z.object({ requirements: count, claims: count, features: count }).strict().nullable().optional(),
   })
   .strict();
 
@@ -191,8 +199,14 @@ export const generationChannels = {
   genShow: { input: z.object({ taskId, revision: revisionId.optional() }).strict(), output: genTaskDetailSchema },
   /** The action ledger (cad.action-ledger.v1 events, sequence order): history, never a plan. Errors: CDSL_TASK_NOT_FOUND. */
   genLedger: { input: byTask, output: z.array(json).max(100_000) },
-  /** Resumes a WAITING_RETRY task (or an interrupted run) in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_TASK_NOT_RESUMABLE (a finished task), CDSL_AUTHOR_DECISION_REJECTED (it waits for an answer). */
-  genResume: { input: byTask, output: genTaskSummarySchema },
+  /**
+   * Resumes a WAITING_RETRY task (or an interrupted run) in the background; with `budget` (an
+   * explicit larger budget) also a task FAILED as BUDGET_EXHAUSTED, in the state it stopped in.
+   * Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_TASK_NOT_RESUMABLE (a finished task; out of
+   * budget without `budget`), CDSL_AUTHOR_DECISION_REJECTED (it waits for an answer),
+   * CDSL_BUDGET_INVALID (a raised limit not above what the task spent, or a limit left exhausted).
+   */
+  genResume: { input: z.object({ taskId, budget: genBudgetSchema.optional() }).strict(), output: genTaskSummarySchema },
   /** Answers a WAITING_FOR_USER question and continues in the background. Errors: CDSL_TASK_NOT_FOUND, CDSL_TASK_BUSY, CDSL_AUTHOR_DECISION_REJECTED (not waiting), CDSL_REQUEST_INVALID. */
   genAnswer: { input: z.object({ taskId, text: z.string().min(1).max(MAX_GEN_ANSWER_CHARS) }).strict(), output: genTaskSummarySchema },
   /** Cancels a task (FAILED, reason CANCELLED); a terminal task is returned unchanged. Errors: CDSL_TASK_NOT_FOUND, CDSL_STALE_WORKING_HEAD (a running step committed first: retry). */

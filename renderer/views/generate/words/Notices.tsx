@@ -3,6 +3,7 @@ import type { AppErrorData } from '../../../../shared/errors';
 import { MAX_GEN_ANSWER_CHARS, type GenTaskDetail } from '../../../../shared/ipc/contracts/generation';
 import type { GenTaskEvent } from '../../../store/generationSlice';
 import { useApp, useT } from '../../../store/StoreContext';
+import { BudgetRaise } from './BudgetRaise';
 import { ErrorLine } from './ErrorLine';
 import { claimCounts, knownLabel, phaseOf } from './taskFacts';
 
@@ -71,6 +72,7 @@ export function StateNotices({ detail }: { detail: GenTaskDetail }) {
           </p>
         )}
         {task.lastError && <ErrorLine error={task.lastError} />}
+        {task.failureReason === 'BUDGET_EXHAUSTED' && <BudgetRaise detail={detail} />}
         <p className="muted">{task.headRevision ? t('gen.failed.lastGood', { revision: task.headRevision }) : t('gen.failed.nothingBuilt')}</p>
       </section>
     );

@@ -56,3 +56,19 @@ export const cadgenLeaseMigration: Migration = {
     db.exec('CREATE TABLE cdsl_task_leases (task_id TEXT PRIMARY KEY NOT NULL REFERENCES cdsl_tasks(task_id), owner TEXT NOT NULL, heartbeat_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);');
   },
 };
+
+/**
+ * Every model call is charged when it starts (issue 24): a usage row is written as `started`
+ * before the request goes out and reconciled (`completed` / `failed`) with the call's own usage;
+ * one a crash cut off stays charged and is marked `interrupted` by the next driver.
+ */
+export const cadgenUsageAttemptsMigration: Migration = {
+  id: 'cadgen-003-usage-attempts',
+  up(db) {
+    db.exec(`
+      ALTER TABLE cdsl_usage ADD COLUMN call_id TEXT;
+      ALTER TABLE cdsl_usage ADD COLUMN status TEXT NOT NULL DEFAULT 'completed';
+      CREATE UNIQUE INDEX cdsl_usage_call ON cdsl_usage(task_id, call_id) WHERE call_id IS NOT NULL;
+    `);
+  },
+};

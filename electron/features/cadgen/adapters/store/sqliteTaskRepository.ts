@@ -3,7 +3,7 @@ import { AppError } from '../../../../../shared/errors';
 import { immediate } from '../../../../platform/db/immediate';
 import type { SqliteDatabase } from '../../../../platform/db/types';
 import type { ClaimResult } from '../../application/evaluateClaims';
-import type { CandidateRow, Clock, InvocationRow, RevisionRow, TaskChange, TaskRepository, TaskSnapshot } from '../../application/protocol/ports';
+import type { CandidateRow, Clock, InvocationRow, RevisionRow, TaskChange, TaskRepository, TaskSnapshot, UsageRow } from '../../application/protocol/ports';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { DraftItem, TaskRecord } from '../../domain/protocol/task';
 
@@ -80,7 +80,10 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
       const insert = db.prepare('INSERT OR REPLACE INTO cdsl_claim_results (task_id, revision_id, claim_id, status, result_json) VALUES (?, ?, ?, ?, ?)');
       for (const result of change.claimResults.results) insert.run(taskId, change.claimResults.revision_id, result.id, result.status, json(result));
     }
-    for (const u of change.usage ?? []) db.prepare('INSERT INTO cdsl_usage (task_id, role, tool, usage_json, at) VALUES (?, ?, ?, ?, ?)').run(taskId, u.role, u.tool, json(u.usage), at);
+    for (const u of change.usage ?? []) {
+      const reconciled = u.call_id ? db.prepare('UPDATE cdsl_usage SET tool = ?, usage_json = ?, status = ?, at = ? WHERE task_id = ? AND call_id = ?').run(u.tool, json(u.usage), u.status ?? 'completed', at, taskId, u.call_id).changes : 0;
+      if (reconciled === 0) db.prepare('INSERT INTO cdsl_usage (task_id, role, tool, usage_json, at, call_id, status) VALUES (?, ?, ?, ?, ?, ?, ?)').run(taskId, u.role, u.tool, json(u.usage), at, u.call_id ?? null, u.status ?? 'completed');
+    }
     if (change.ledger?.length) writeLedger(taskId, change.ledger, at);
     for (const o of change.outbox ?? []) db.prepare('INSERT INTO cdsl_outbox (task_id, type, payload_json) VALUES (?, ?, ?)').run(taskId, o.type, json(o.payload));
   }
@@ -171,9 +174,27 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
       db.prepare('UPDATE cdsl_outbox SET dispatched_at = ? WHERE seq = ? AND dispatched_at IS NULL').run(clock.now().toISOString(), seq);
     },
     usage(taskId) {
-      return (db.prepare('SELECT role, tool, usage_json, at FROM cdsl_usage WHERE task_id = ? ORDER BY usage_id').all(taskId) as { role: 'author' | 'reviewer'; tool: string; usage_json: string; at: string }[]).map((r) => ({
-        role: r.role, tool: r.tool, usage: parse(r.usage_json), at: r.at,
+      return (db.prepare('SELECT role, tool, usage_json, at, call_id, status FROM cdsl_usage WHERE task_id = ? ORDER BY usage_id').all(taskId) as { role: 'author' | 'reviewer'; tool: string; usage_json: string; at: string; call_id: string | null; status: UsageRow['status'] }[]).map((r) => ({
+        role: r.role, tool: r.tool, usage: parse(r.usage_json), at: r.at, ...(r.call_id ? { call_id: r.call_id } : {}), ...(r.status ? { status: r.status } : {}),
       }));
+    },
+    chargeCallStarted(taskId, expectedVersion, row, charged) {
+      const at = clock.now().toISOString();
+      try {
+        immediate(db, () => {
+          const current = readTask(taskId);
+          if (current.state_version !== expectedVersion) {
+            throw protocolError(ProtocolErrorCode.staleWorkingHead, 'The task changed since it was read; read the current facts again.', { task_id: taskId, expected_version: expectedVersion, current_version: current.state_version });
+          }
+          db.prepare('INSERT INTO cdsl_usage (task_id, role, tool, usage_json, at, call_id, status) VALUES (?, ?, ?, ?, ?, ?, ?)').run(taskId, row.role, row.tool, json(row.usage), at, row.call_id, 'started');
+          db.prepare('UPDATE cdsl_tasks SET record_json = ? WHERE task_id = ?').run(json({ ...current, usage: charged }), taskId);
+        });
+      } catch (error) {
+        throw storageFailure(error);
+      }
+    },
+    settleStartedCalls(taskId) {
+      return db.prepare("UPDATE cdsl_usage SET status = 'interrupted' WHERE task_id = ? AND status = 'started'").run(taskId).changes;
     },
     invocations(taskId) {
       return db.prepare("SELECT tool, status, CASE WHEN status = 'rejected' THEN json_extract(result_json, '$.code') END AS code, raw_sha256 FROM cdsl_invocations WHERE task_id = ? ORDER BY at, rowid").all(taskId) as { tool: string; status: string; code: string | null; raw_sha256: string }[];

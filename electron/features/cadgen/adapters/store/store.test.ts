@@ -11,9 +11,9 @@ import type { TaskRecord } from '../../domain/protocol/task';
 import type { GenerationDeps } from '../../application/protocol/deps';
 import { createGenerationService } from '../../application/protocol/service';
 import { createFsTaskArtifacts } from './fsTaskArtifacts';
-import { cadgenLeaseMigration, cadgenMigrations } from './migrations';
+import { cadgenLeaseMigration, cadgenMigrations, cadgenUsageAttemptsMigration } from './migrations';
 
-const migrations = [...cadgenMigrations, cadgenLeaseMigration];
+const migrations = [...cadgenMigrations, cadgenLeaseMigration, cadgenUsageAttemptsMigration];
 import { createSqliteTaskRepository } from './sqliteTaskRepository';
 
 const dirs: string[] = [];

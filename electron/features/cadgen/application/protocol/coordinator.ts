@@ -61,10 +61,16 @@ function waitRetry(snapshot: TaskSnapshot, code: ProtocolErrorCodeValue, cause: 
 }
 
 /** Merges usage, counters and wall time into a change (the change's own usage wins as base). */
-function withAccounting(snapshot: TaskSnapshot, change: TaskChange, extra: { role?: 'author' | 'reviewer'; reply?: ModelReply; tool?: string; counters?: TaskRecord['counters']; wallMs: number }): TaskChange {
+/**
+ * Merges usage, counters and wall time into a change (the change's own usage wins as base). The
+ * snapshot's usage is from before the call's `started` charge, so the call's own usage replaces
+ * that estimate, and its usage row reconciles the started one (`callId`).
+ */
+function withAccounting(snapshot: TaskSnapshot, change: TaskChange, extra: { role?: 'author' | 'reviewer'; reply?: ModelReply; callId?: string; tool?: string; counters?: TaskRecord['counters']; wallMs: number }): TaskChange {
   let usage = change.task?.usage ?? snapshot.task.usage;
   if (extra.role && extra.reply) usage = chargeCall(usage, extra.role, {
       contextBytes: extra.reply.usage.contextBytes,
+      retries: extra.reply.usage.retries,
       ...(extra.reply.usage.promptTokens !== undefined ? { promptTokens: extra.reply.usage.promptTokens } : {}),
       ...(extra.reply.usage.cachedPromptTokens !== undefined ? { cachedPromptTokens: extra.reply.usage.cachedPromptTokens } : {}),
     });
@@ -72,7 +78,7 @@ function withAccounting(snapshot: TaskSnapshot, change: TaskChange, extra: { rol
   return {
     ...change,
     task: { ...(change.task ?? {}), usage, ...(extra.counters ? { counters: extra.counters } : {}) },
-    usage: [...(change.usage ?? []), ...(extra.role && extra.reply ? [{ role: extra.role, tool: extra.tool ?? '(none)', usage: extra.reply.usage }] : [])],
+    usage: [...(change.usage ?? []), ...(extra.role && extra.reply ? [{ role: extra.role, tool: extra.tool ?? '(none)', usage: extra.reply.usage, ...(extra.callId ? { call_id: extra.callId, status: 'completed' as const } : {}) }] : [])],
   };
 }
 
@@ -127,6 +133,10 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     await dispatchOutbox(deps, taskId);
   };
   await dispatchOutbox(deps, taskId);
+  // Calls a crashed or stopped driver left `started` stay charged; this driver marks them cut off.
+  deps.repo.settleStartedCalls(taskId);
+  // The model call of the current turn (its started usage row), for the turn's accounting.
+  let callId: string | undefined;
   for (let step = 0; step < MAX_STEPS; step += 1) {
     if (options.signal?.aborted) return deps.repo.load(taskId).task;
     const snapshot = deps.repo.load(taskId);
@@ -134,7 +144,9 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     if (!isActive(task.state)) return task;
     const over = exceededBudget(task.budget, task.usage);
     if (over) {
-      await commit(snapshot, failTask(snapshot, 'BUDGET_EXHAUSTED', protocolError(ProtocolErrorCode.budgetExhausted, `budget exhausted: ${over}`, { limit: over })));
+      // The state it stopped in is kept: a larger budget (resume --budget) continues there.
+      const failed = failTask(snapshot, 'BUDGET_EXHAUSTED', protocolError(ProtocolErrorCode.budgetExhausted, `budget exhausted: ${over}`, { limit: over }));
+      await commit(snapshot, { ...failed, task: { ...failed.task, resume_state: task.state } });
       continue;
     }
     try {
@@ -176,19 +188,27 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
       images = subject.images;
     }
     const model = role === 'author' ? deps.author : deps.reviewer;
+    const toolDefinitions = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const purpose = `cadgen.${role}.${task.state.toLowerCase()}`;
+    // Charged as it starts (issue 24): a call a crash cuts off still counts on resume.
+    const requestBytes = Buffer.byteLength(JSON.stringify({ system: context.system, user: context.user, tools: toolDefinitions }), 'utf8');
+    const attemptUsage = (retries: number) => ({ providerId: model.id, model: model.id, contextBytes: requestBytes, latencyMs: 0, retries });
+    callId = deps.newId('call');
+    deps.repo.chargeCallStarted(task.task_id, task.state_version, { role, tool: purpose, call_id: callId, usage: attemptUsage(0) }, chargeCall(task.usage, role, { contextBytes: requestBytes }));
     let reply: ModelReply;
     try {
-      reply = await model.turn({ system: context.system, user: context.user, tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })), ...(images.length ? { images } : {}), purpose: `cadgen.${role}.${task.state.toLowerCase()}`, ...(options.signal ? { signal: options.signal } : {}) });
+      const pending = model.turn({ system: context.system, user: context.user, tools: toolDefinitions, ...(images.length ? { images } : {}), purpose, ...(options.signal ? { signal: options.signal } : {}) });
+      deps.crashHook?.('model_call', callId);
+      reply = await pending;
     } catch (error) {
       if (options.signal?.aborted) return;
       if (!(error instanceof AppError) || !error.code.startsWith('LLM_')) throw error;
       // Failed attempts were sent and may have been billed: each is charged as a call of the request's size.
       const attempts = Math.max(1, Number((error.data as { attempts?: unknown } | undefined)?.attempts) || 1);
-      const requestBytes = Buffer.byteLength(JSON.stringify({ system: context.system, user: context.user, tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }), 'utf8');
-      let usage = snapshot.task.usage;
-      for (let i = 0; i < attempts; i += 1) usage = chargeCall(usage, role, { contextBytes: requestBytes });
+      const usage = chargeCall(snapshot.task.usage, role, { contextBytes: requestBytes, retries: attempts - 1 });
       const waiting = waitRetry(snapshot, role === 'author' ? ProtocolErrorCode.authorTransportUnavailable : ProtocolErrorCode.reviewServiceUnavailable, error);
-      await commit(snapshot, withAccounting(snapshot, { ...waiting, task: { ...waiting.task, usage } }, { wallMs: elapsed() }));
+      const row = { role, tool: purpose, call_id: callId, status: 'failed' as const, usage: attemptUsage(attempts - 1) };
+      await commit(snapshot, withAccounting(snapshot, { ...waiting, task: { ...waiting.task, usage }, usage: [row] }, { wallMs: elapsed() }));
       return;
     }
     const tool = reply.kind === 'call' ? tools.find((t) => t.name === reply.name) : undefined;
@@ -230,7 +250,7 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     }
     const outcome: AuthorOutcome = result.kind === 'accepted' && !result.advanced ? { kind: 'no_change', tool: tool.name } : { kind: 'advanced', tool: tool.name };
     const progress = applyAuthorOutcome(task.counters, outcome, task.budget);
-    let change = withAccounting(snapshot, { ...result.change, invocation }, { role, reply, tool: tool.name, counters: progress.counters, wallMs: elapsed() });
+    let change = withAccounting(snapshot, { ...result.change, invocation }, { role, reply, ...(callId ? { callId } : {}), tool: tool.name, counters: progress.counters, wallMs: elapsed() });
     if (progress.failure && result.kind === 'accepted' && !result.advanced) {
       const failed = failTask(snapshot, progress.failure, protocolError(ProtocolErrorCode.noProgressLimit, `${task.budget.maxNoProgress} author choices in a row changed nothing`));
       change = { ...change, ...failed, task: { ...change.task, ...failed.task } };
@@ -246,7 +266,7 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     // Decision, stale-head and runtime rejections are part of the record (seed §4.4); format errors stay out of the ledger.
     const category = ERROR_CATEGORY[error.code as ProtocolErrorCodeValue];
     const ledger = category && category !== 'format' ? [{ event: 'rejected' as const, action_id: snapshot.pending?.action_id, tool: toolName, code: error.code, summary: error.message.slice(0, 300) }] : [];
-    let change = withAccounting(snapshot, { task: { last_error: error.toData(), notes: { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), last_tool: { tool: toolName, outcome: 'rejected', message: error.message.slice(0, 300) } } }, invocation: audit, ledger }, { role, reply, tool: toolName, counters: progress.counters, wallMs: elapsed() });
+    let change = withAccounting(snapshot, { task: { last_error: error.toData(), notes: { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), last_tool: { tool: toolName, outcome: 'rejected', message: error.message.slice(0, 300) } } }, invocation: audit, ledger }, { role, reply, ...(callId ? { callId } : {}), tool: toolName, counters: progress.counters, wallMs: elapsed() });
     if (progress.failure) {
       const code = progress.failure === 'FAILED_AUTHOR_FORMAT' ? ProtocolErrorCode.failedAuthorFormat : ProtocolErrorCode.noProgressLimit;
       const failed = failTask(snapshot, progress.failure, protocolError(code, `${progress.failure}: last error ${error.code} on ${toolName}`, { last: error.toData() }));

@@ -7,9 +7,10 @@ import type { Clock, EventSink, ModelPort, TaskArtifacts, TaskRepository } from 
  * Points where a crash-recovery test may kill the process (no-op in production):
  * before a candidate build, inside the publisher with the staging folder written but not yet
  * renamed (`artifact_stage`, wired by the composition root), after the publish and before the
- * commit, before every SQLite commit, before a ledger append and before an outbox dispatch.
+ * commit, before every SQLite commit, before a ledger append and before an outbox dispatch, and
+ * with a model call under way (`model_call`: charged as started, its answer not yet read).
  */
-export type CrashPoint = 'candidate_build' | 'artifact_stage' | 'artifact_publish' | 'sqlite_commit' | 'outbox_dispatch' | 'ledger_append';
+export type CrashPoint = 'candidate_build' | 'artifact_stage' | 'artifact_publish' | 'sqlite_commit' | 'outbox_dispatch' | 'ledger_append' | 'model_call';
 
 /** Everything the generation use cases need, injected by a composition root. */
 export interface GenerationDeps {

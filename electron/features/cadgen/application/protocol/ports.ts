@@ -5,7 +5,7 @@ import type { DraftItem, Observation, PendingAction, RequirementsContract, Sourc
 
 /** A ledger event (cad.action-ledger.v1) before the store assigns its sequence. */
 export interface LedgerEvent {
-  event: 'proposed' | 'rejected' | 'candidate_built' | 'candidate_failed' | 'accepted' | 'review_rejected' | 'rolled_back' | 'completed' | 'final_rejected' | 'failed' | 'waiting';
+  event: 'proposed' | 'rejected' | 'candidate_built' | 'candidate_failed' | 'accepted' | 'review_rejected' | 'rolled_back' | 'completed' | 'final_rejected' | 'failed' | 'waiting' | 'budget_raised';
   action_id?: string;
   [field: string]: unknown;
 }
@@ -49,6 +49,13 @@ export interface UsageRow {
   role: 'author' | 'reviewer';
   tool: string;
   usage: LlmUsage;
+  /**
+   * The model call this row charges: a row with the id of a `started` row reconciles it (the
+   * estimate becomes the call's own usage). Absent on rows written in one step.
+   */
+  call_id?: string;
+  /** started: charged when the request went out; interrupted: a crash or stop cut it off. */
+  status?: 'started' | 'completed' | 'failed' | 'interrupted';
 }
 
 /**
@@ -107,6 +114,15 @@ export interface TaskRepository {
   pendingOutbox(limit: number): { seq: number; task_id: string; type: string; payload: Record<string, unknown> }[];
   markOutboxDispatched(seq: number): void;
   usage(taskId: string): (UsageRow & { at: string })[];
+  /**
+   * Charges a model call as it starts, outside the step's compare-and-swap (the state version
+   * is left alone, so the step the call belongs to still commits): writes `row` as `started` and
+   * sets the task's usage to `charged`, in one transaction, while the task is at `expectedVersion`.
+   * The step's own commit later reconciles the row by its call_id. Errors: CDSL_STALE_WORKING_HEAD, CDSL_STORAGE_FAILURE.
+   */
+  chargeCallStarted(taskId: string, expectedVersion: number, row: UsageRow & { call_id: string }, charged: TaskRecord['usage']): void;
+  /** Marks calls still `started` as `interrupted` (the next driver, after a crash or stop); returns how many. */
+  settleStartedCalls(taskId: string): number;
   /** Audit rows of every model output: tool, status and the typed error code of rejections. */
   invocations(taskId: string): { tool: string; status: string; code: string | null; raw_sha256: string }[];
   /**

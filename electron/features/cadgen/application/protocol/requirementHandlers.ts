@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../domain/canonicalJson';
+import { budgetBasis, fitBudget } from '../../domain/protocol/budgetFit';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import { seqId } from '../../domain/protocol/task';
 import type { ContractClaim, ContractRequirement, DraftItem, RequirementsContract } from '../../domain/protocol/task';
@@ -91,8 +92,11 @@ export const handleReviewRequirements: Handler<ReviewRequirementsValue> = async 
   await deps.artifacts.writeStep(id, 'requirements.md', renderRequirementsMd(frozen));
   await deps.artifacts.writeStep(id, 'completion.md', renderCompletionMd(frozen));
   await deps.artifacts.writeStep(id, 'requirements-index.json', JSON.stringify({ requirements: frozen.requirements.map((r) => ({ id: r.requirement_id, claims: r.claim_ids })), claims: frozen.claims.map((c) => ({ id: c.claim_id, kind: c.claim_kind })) }, null, 2));
+  // The budget fits the part from here on (issue 24): tasks older than fitted budgets keep theirs.
+  const basis = budgetBasis(frozen);
+  const fitted = task.budget_overrides ? { budget: fitBudget(basis, task.budget_overrides), budget_basis: basis } : {};
   return accepted(
-    { review, contract: { contract: frozen, hash }, task: { state: moveTo(snapshot, 'requirements_approved'), last_error: null }, outbox: [{ type: 'contract_frozen', payload: { contract_hash: hash, requirements: frozen.requirements.length, claims: frozen.claims.length } }] },
+    { review, contract: { contract: frozen, hash }, task: { state: moveTo(snapshot, 'requirements_approved'), last_error: null, ...fitted }, outbox: [{ type: 'contract_frozen', payload: { contract_hash: hash, requirements: frozen.requirements.length, claims: frozen.claims.length, ...(fitted.budget ? { features: basis.features, max_author_turns: fitted.budget.maxAuthorTurns } : {}) } }] },
     `contract frozen with ${frozen.requirements.length} requirement(s) and ${frozen.claims.length} claim(s)`,
   );
 };

@@ -12,6 +12,7 @@ import type { RunOptions } from './coordinator';
 import type { GenerationDeps } from './deps';
 import { dispatchOutbox } from './outbox';
 import type { TaskSnapshot } from './ports';
+import { resumeChange } from './resumeTask';
 import { moveTo } from './transitions';
 
 export const MAX_REQUEST_CHARS = 8000;
@@ -76,7 +77,7 @@ export function createGenerationService(deps: GenerationDeps) {
     const sources = sourceEntries(request);
     const task: TaskRecord = {
       task_id: id, state: 'DRAFTING_REQUIREMENTS', state_version: 0, working_head: headToken(0, null), head_revision: null, head_counter: 0, resume_state: null, failure_reason: null,
-      last_error: null, question: null, answer: null, request, author_model: deps.author.id, reviewer_model: deps.reviewer.id, budget: { ...DEFAULT_BUDGET, ...(input.budget ?? {}) }, usage: ZERO_USAGE,
+      last_error: null, question: null, answer: null, request, author_model: deps.author.id, reviewer_model: deps.reviewer.id, budget: { ...DEFAULT_BUDGET, ...(input.budget ?? {}) }, budget_overrides: { ...(input.budget ?? {}) }, budget_basis: null, usage: ZERO_USAGE,
       counters: FRESH_COUNTERS, from_task: input.from?.taskId ?? null, from_revision: input.from?.revisionId ?? null, run_id: deps.newId('run'), notes: { head: headToken(0, null) }, evidence: [], created_at: now, updated_at: now,
     };
     await deps.artifacts.writeOnce(id, 'source-requirements.md', `${request}\n`);
@@ -107,21 +108,16 @@ export function createGenerationService(deps: GenerationDeps) {
     /** Drives the task (CDSL_TASK_BUSY while another driver holds it). */
     run: (taskId: string, options?: RunOptions) => asDriver(taskId, () => runTask(deps, taskId, options)),
     /**
-     * Resumes WAITING_RETRY into the state it left, or re-enters an active task after a crash.
-     * Errors: CDSL_TASK_BUSY (another driver), CDSL_TASK_NOT_RESUMABLE (terminal), CDSL_AUTHOR_DECISION_REJECTED (waits for an answer).
+     * Resumes WAITING_RETRY into the state it left, or re-enters an active task after a crash;
+     * `raise` (an explicit larger budget) also continues a task FAILED as BUDGET_EXHAUSTED.
+     * Errors: CDSL_TASK_BUSY (another driver), CDSL_TASK_NOT_RESUMABLE (terminal), CDSL_AUTHOR_DECISION_REJECTED (waits for an answer),
+     * CDSL_BUDGET_INVALID (a raise not above what was spent, or leaving a limit exhausted).
      */
-    resume: (taskId: string, options?: RunOptions): Promise<TaskRecord> =>
+    resume: (taskId: string, options?: RunOptions, raise?: Partial<TaskBudget>): Promise<TaskRecord> =>
       asDriver(taskId, async () => {
-        const snapshot = load(taskId);
-        const { task } = snapshot;
-        if (task.state === 'WAITING_RETRY') {
-          const to = task.resume_state ?? 'AWAITING_ACTION';
-          deps.repo.commit(taskId, task.state_version, { task: { state: moveTo(task.state, 'resumed', to), resume_state: null, last_error: null }, outbox: [{ type: 'resumed', payload: { state: to } }] });
-        } else if (isTerminal(task.state)) {
-          throw protocolError(ProtocolErrorCode.taskNotResumable, `task ${taskId} is ${task.state}${task.failure_reason ? ` (${task.failure_reason})` : ''}; a finished task cannot be resumed`, { state: task.state, failure_reason: task.failure_reason });
-        } else if (task.state === 'WAITING_FOR_USER') {
-          throw protocolError(ProtocolErrorCode.authorDecisionRejected, `task ${taskId} waits for an answer; resume applies to WAITING_RETRY or an interrupted run`);
-        }
+        const { task } = load(taskId);
+        const change = resumeChange(task, raise);
+        if (change) deps.repo.commit(taskId, task.state_version, change);
         return runTask(deps, taskId, options);
       }),
     /** Answers a WAITING_FOR_USER question: the answer becomes a new source paragraph (CDSL_TASK_BUSY while another driver holds it). */

@@ -32,6 +32,14 @@ export const DEFAULT_BUDGET: TaskBudget = {
   maxRequirementRevisions: 3,
 };
 
+/** What a fitted budget was derived from (shown beside the limits). */
+export interface BudgetBasis {
+  requirements: number;
+  claims: number;
+  /** Estimated modelling actions: per requirement the most of its claim count and the instances one claim asks for. */
+  features: number;
+}
+
 /** What a task has consumed so far (persisted with the task). */
 export interface TaskUsage {
   authorTurns: number;
@@ -47,25 +55,43 @@ export interface TaskUsage {
 
 export const ZERO_USAGE: TaskUsage = { authorTurns: 0, reviewerCalls: 0, promptTokens: 0, cachedPromptTokens: 0, contextBytes: 0, wallMs: 0, candidateBuilds: 0, requirementRevisions: 0 };
 
+/**
+ * The limits checked before every model call, by the name BUDGET_EXHAUSTED reports (and
+ * `gen resume --budget name=N` raises): the budget field and the usage field it bounds.
+ */
+export const LIMITS = {
+  author_turns: { budget: 'maxAuthorTurns', usage: 'authorTurns' },
+  reviewer_calls: { budget: 'maxReviewerCalls', usage: 'reviewerCalls' },
+  prompt_tokens: { budget: 'maxPromptTokens', usage: 'promptTokens' },
+  context_bytes: { budget: 'maxContextBytes', usage: 'contextBytes' },
+  wall_time: { budget: 'maxWallMs', usage: 'wallMs' },
+  candidate_builds: { budget: 'maxCandidateBuilds', usage: 'candidateBuilds' },
+} as const satisfies Record<string, { budget: keyof TaskBudget; usage: keyof TaskUsage }>;
+export type BudgetLimit = keyof typeof LIMITS;
+
 /** The first limit `usage` has reached, or null. Checked before every model call. */
-export function exceededBudget(budget: TaskBudget, usage: TaskUsage): string | null {
-  if (usage.authorTurns >= budget.maxAuthorTurns) return 'author_turns';
-  if (usage.reviewerCalls >= budget.maxReviewerCalls) return 'reviewer_calls';
-  if (usage.promptTokens >= budget.maxPromptTokens) return 'prompt_tokens';
-  if (usage.contextBytes >= budget.maxContextBytes) return 'context_bytes';
-  if (usage.wallMs >= budget.maxWallMs) return 'wall_time';
-  if (usage.candidateBuilds >= budget.maxCandidateBuilds) return 'candidate_builds';
+export function exceededBudget(budget: TaskBudget, usage: TaskUsage): BudgetLimit | null {
+  for (const [limit, fields] of Object.entries(LIMITS) as [BudgetLimit, (typeof LIMITS)[BudgetLimit]][]) {
+    if (usage[fields.usage] >= budget[fields.budget]) return limit;
+  }
   return null;
 }
 
-/** Adds one model call's usage; prompt tokens fall back to bytes/4 only when the provider reports none. */
-export function chargeCall(usage: TaskUsage, role: 'author' | 'reviewer', call: { promptTokens?: number; cachedPromptTokens?: number; contextBytes: number }): TaskUsage {
+/**
+ * Adds one logical model call's usage. Each retried attempt before the answer was sent too and
+ * is charged as a call of the same request size; prompt tokens fall back to bytes/4 for attempts
+ * the provider reported none for (failed ones, or providers without usage). Cached tokens count
+ * only what the answering attempt's provider reported.
+ */
+export function chargeCall(usage: TaskUsage, role: 'author' | 'reviewer', call: { promptTokens?: number; cachedPromptTokens?: number; contextBytes: number; retries?: number }): TaskUsage {
+  const calls = 1 + Math.max(0, Math.floor(call.retries ?? 0));
+  const estimate = Math.ceil(call.contextBytes / 4);
   return {
     ...usage,
-    authorTurns: usage.authorTurns + (role === 'author' ? 1 : 0),
-    reviewerCalls: usage.reviewerCalls + (role === 'reviewer' ? 1 : 0),
-    promptTokens: usage.promptTokens + (call.promptTokens ?? Math.ceil(call.contextBytes / 4)),
+    authorTurns: usage.authorTurns + (role === 'author' ? calls : 0),
+    reviewerCalls: usage.reviewerCalls + (role === 'reviewer' ? calls : 0),
+    promptTokens: usage.promptTokens + (call.promptTokens ?? estimate) + estimate * (calls - 1),
     cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (call.cachedPromptTokens ?? 0),
-    contextBytes: usage.contextBytes + call.contextBytes,
+    contextBytes: usage.contextBytes + call.contextBytes * calls,
   };
 }

@@ -46,6 +46,8 @@ export const ProtocolErrorCode = {
   taskBusy: 'CDSL_TASK_BUSY',
   /** The task is terminal (COMPLETED or FAILED): resume does not apply. */
   taskNotResumable: 'CDSL_TASK_NOT_RESUMABLE',
+  /** A budget raise was refused: unknown limit, not a whole number in range, not above what was spent, or a limit still exhausted. */
+  budgetInvalid: 'CDSL_BUDGET_INVALID',
   /** The user cancelled the task (not an author error: nothing to answer). */
   taskCancelled: 'CDSL_TASK_CANCELLED',
   requestInvalid: 'CDSL_REQUEST_INVALID',
@@ -82,6 +84,7 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_TASK_NOT_FOUND: 'refused',
   CDSL_TASK_BUSY: 'busy',
   CDSL_TASK_NOT_RESUMABLE: 'refused',
+  CDSL_BUDGET_INVALID: 'refused',
   CDSL_TASK_CANCELLED: 'terminal',
   CDSL_REQUEST_INVALID: 'refused',
 };

@@ -37,6 +37,7 @@ export const TASK_EVENTS = [
   'infrastructure_exhausted',
   'resumed',
   'failed',
+  'budget_raised',
 ] as const;
 export type TaskEvent = (typeof TASK_EVENTS)[number];
 
@@ -55,6 +56,8 @@ const edge = (from: TaskState, event: TaskEvent, to: TaskState): Edge => ({ from
 /**
  * Every legal edge. `resumed` from WAITING_RETRY returns to the active state the task was in
  * (kept as `resume_state`); `user_answered` returns to requirement drafting or action selection.
+ * `budget_raised` is the one way out of FAILED: a task failed as BUDGET_EXHAUSTED continues, in
+ * the active state it stopped in, once the user gave it a larger budget (the service checks the reason).
  * Anything not listed is illegal and is refused as CDSL_ILLEGAL_TRANSITION.
  */
 export const TRANSITION_TABLE: readonly Edge[] = [
@@ -80,6 +83,7 @@ export const TRANSITION_TABLE: readonly Edge[] = [
   ...ACTIVE_STATES.map((s) => edge(s, 'infrastructure_exhausted', 'WAITING_RETRY')),
   ...ACTIVE_STATES.map((s) => edge('WAITING_RETRY', 'resumed', s)),
   ...[...ACTIVE_STATES, 'WAITING_RETRY' as const, 'WAITING_FOR_USER' as const].map((s) => edge(s, 'failed', 'FAILED')),
+  ...ACTIVE_STATES.map((s) => edge('FAILED', 'budget_raised', s)),
 ];
 
 /** The states `event` may lead to from `from` (empty = illegal). */

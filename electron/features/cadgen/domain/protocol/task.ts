@@ -1,5 +1,5 @@
 import type { AppErrorData } from '../../../../../shared/errors';
-import type { TaskBudget, TaskUsage } from './budgets';
+import type { BudgetBasis, TaskBudget, TaskUsage } from './budgets';
 import type { ProgressCounters } from './progress';
 import type { FailureReason, TaskState } from './states';
 import type { NextAction } from './tools/actionTools';
@@ -75,6 +75,14 @@ export interface TaskRecord {
   author_model: string;
   reviewer_model: string;
   budget: TaskBudget;
+  /**
+   * Limits the user set explicitly (at creation or by a resume raise): kept as given when the
+   * budget is fitted to the frozen contract. Absent on tasks created before budgets were fitted
+   * (their budget is never refitted).
+   */
+  budget_overrides?: Partial<TaskBudget>;
+  /** What the budget was fitted to (null/absent until the contract is frozen). */
+  budget_basis?: BudgetBasis | null;
   usage: TaskUsage;
   counters: ProgressCounters;
   from_task: string | null;
