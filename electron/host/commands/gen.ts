@@ -1,4 +1,3 @@
-import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../../shared/errors';
@@ -6,6 +5,7 @@ import { checkModel, requireConformantModel, type TaskRecord } from '../../featu
 import { createGenerationRuntime, tasksRootOf, type GenerationRuntime } from '../composition/cadgenGeneration';
 import { createSqliteReviewStore } from '../../features/review/index';
 import { drawingForTask } from '../composition/cadgenDrawing';
+import { exportRevisionFolder } from '../composition/generationExportFolder';
 import { resolveRoleModel } from '../composition/modelResolution';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 
@@ -143,11 +143,9 @@ export const genCommand = {
           const out = path.resolve(need(values.out, '--out <dir>'));
           const head = snapshot.revisions.find((r) => r.revision_id === snapshot.task.head_revision);
           if (!head) throw new AppError('CDSL_REQUEST_INVALID', `task ${snapshot.task.task_id} has no accepted revision to export`);
-          const folder = deps.artifacts.taskDir(snapshot.task.task_id);
-          await mkdir(out, { recursive: true });
-          await cp(path.join(folder, head.dir), path.join(out, head.revision_id), { recursive: true, errorOnExist: true, force: false });
-          for (const file of ['requirements-contract.json', 'requirements.md', 'completion.md', 'actions/action-ledger.jsonl']) await cp(path.join(folder, file), path.join(out, path.basename(file)), { force: false, errorOnExist: true }).catch(() => undefined);
-          print(`exported ${head.revision_id} of ${snapshot.task.task_id} to ${out}`);
+          const exported = await exportRevisionFolder({ taskDir: deps.artifacts.taskDir(snapshot.task.task_id), revision: head, revisions: snapshot.revisions, out });
+          if (json) print(JSON.stringify({ task_id: snapshot.task.task_id, revision: head.revision_id, out, files: exported.files }, null, 2));
+          else print(`exported ${head.revision_id} of ${snapshot.task.task_id} to ${out} (${exported.files.length} files, each checked against its manifest)`);
           return 0;
         }
         case 'drawing': {

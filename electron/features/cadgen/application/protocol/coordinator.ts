@@ -2,6 +2,7 @@ import { AppError } from '../../../../../shared/errors';
 import { chargeCall, exceededBudget } from '../../domain/protocol/budgets';
 import { ERROR_CATEGORY, protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { ProtocolErrorCodeValue } from '../../domain/protocol/errors';
+import { settleThrown } from '../../domain/protocol/failureSettlement';
 import { applyAuthorOutcome } from '../../domain/protocol/progress';
 import type { AuthorOutcome } from '../../domain/protocol/progress';
 import { isActive } from '../../domain/protocol/states';
@@ -97,15 +98,16 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
   }
 }
 
-/** The change for an exception out of a step: infrastructure → WAITING_RETRY, anything else → one FAILED_INTERNAL. */
+/** The change for an exception out of a step: what may heal → WAITING_RETRY, anything else → one FAILED_INTERNAL under a typed code (settleThrown). */
 function settleFailure(fresh: TaskSnapshot, error: unknown, deps: GenerationDeps): TaskChange {
-  if (error instanceof AppError && (error.code === ProtocolErrorCode.storageFailure || error.code.startsWith('CDSL_RUNTIME_') || error.code === 'CDSL_ARTIFACT_WRITE_FAILED')) {
-    return waitRetry(fresh, error.code.startsWith('CDSL_RUNTIME_') ? ProtocolErrorCode.renderServiceUnavailable : ProtocolErrorCode.storageFailure, error);
-  }
-  // Unexpected: fail once as FAILED_INTERNAL, keep the last checkpoint (seed §6.1).
+  const settlement = settleThrown(error instanceof AppError ? error.code : undefined);
+  if (settlement.kind === 'wait_retry') return waitRetry(fresh, settlement.code, error as AppError);
+  // Fail once as FAILED_INTERNAL, keep the last checkpoint (seed §6.1); a typed defect keeps its code and says what broke.
   const correlation = deps.newId('corr');
-  const internal = protocolError(ProtocolErrorCode.failedInternal, `internal error (correlation ${correlation})`, { correlation_id: correlation, cause: error instanceof AppError ? error.code : (error as Error)?.name ?? 'unknown' });
-  return failTask(fresh, 'FAILED_INTERNAL', internal);
+  const cause = error instanceof AppError ? error.code : (error as Error)?.name ?? 'unknown';
+  const message = settlement.code === ProtocolErrorCode.failedInternal ? `internal error (correlation ${correlation})` : `${(error as AppError).message} (correlation ${correlation})`;
+  const detail = settlement.code === ProtocolErrorCode.failedInternal ? {} : ((error as AppError).data as Record<string, unknown> | undefined) ?? {};
+  return failTask(fresh, 'FAILED_INTERNAL', protocolError(settlement.code, message, { ...detail, correlation_id: correlation, cause }));
 }
 
 async function drive(deps: GenerationDeps, taskId: string, options: RunOptions): Promise<TaskRecord> {

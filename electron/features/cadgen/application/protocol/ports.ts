@@ -136,7 +136,13 @@ export interface TaskArtifacts {
    * committed refers to it, so it is replaced atomically (temp file + rename). Errors: CDSL_STORAGE_FAILURE.
    */
   writeStep(taskId: string, relativePath: string, text: string): Promise<void>;
+  /**
+   * Reads a task file (null when absent). A file of a published revision folder that its
+   * manifest.json lists is checked against the recorded sha256 on every read. Errors:
+   * CDSL_ARTIFACT_CORRUPT (data.file names it), CDSL_STORAGE_FAILURE.
+   */
   readText(taskId: string, relativePath: string): Promise<string | null>;
+  /** Bytes of a task file, verified like readText. */
   readBytes(taskId: string, relativePath: string): Promise<Uint8Array | null>;
   /** Appends lines to actions/action-ledger.jsonl, skipping sequences already in the file. */
   appendLedger(taskId: string, lines: { sequence: number; line: string }[]): Promise<void>;
