@@ -25,7 +25,7 @@ export { OCCT_OPERATION_IDS } from './adapters/occt/operationIds';
 export { encodeGlb } from './adapters/artifacts/glbEncoder';
 export { renderPng } from './adapters/artifacts/pngRenderer';
 export { createFsPublisher } from './adapters/artifacts/fsPublisher';
-export { cadgenLeaseMigration, cadgenMigrations } from './migrations';
+export { cadgenInvocationRecordMigration, cadgenLeaseMigration, cadgenMigrations } from './migrations';
 export { createSqliteTaskRepository } from './adapters/store/sqliteTaskRepository';
 export { createFsTaskArtifacts } from './adapters/store/fsTaskArtifacts';
 export { publishedDigests, streamingVerifier, verifyArtifactBytes } from './adapters/store/artifactIntegrity';

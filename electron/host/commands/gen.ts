@@ -11,7 +11,7 @@ import { createPlatformRuntime } from '../composition/platformRuntime';
 
 const USAGE = `Usage:
   cadsight gen new "<request>" [--author provider/model] [--reviewer provider/model] [--from-task ID --revision rev_NNN] [--json]
-  cadsight gen list | show ID | ledger ID [--json]
+  cadsight gen list | show ID | ledger ID [--all] [--json]
   cadsight gen resume ID | answer ID "<text>" | cancel ID
   cadsight gen export ID --out <dir>
   cadsight gen drawing ID [--revision rev_NNN] [--sheet auto|A4|A3|A2] [--projection first-angle|third-angle] [--lang zh-CN|en] --out <dir>
@@ -24,6 +24,9 @@ else the author/reviewer roles in settings (CADSIGHT_AUTHOR_PROVIDER...), else D
 and <ID>_API_KEY/<ID>_MODEL/<ID>_BASE_URL (CHAT_BASE_URL + CHAT_MODEL for any Chat Completions
 gateway). A model is used only after it passed the conformance suite (gen check; run
 automatically once for a new model). Task folders: <data>/cadgen-tasks/<task_id>/.
+ledger prints one JSON line per event (--json: one array); --all adds every model output's audit
+row (redacted raw arguments, field errors; format errors marked format_error). --json prints
+exactly one JSON document on stdout (progress goes to stderr), errors as {"error": {...}}.
 Exit code 0 for COMPLETED (or a successful read), 1 for other end states, 2 for usage errors.
 `;
 
@@ -37,6 +40,7 @@ const OPTIONS = {
   projection: { type: 'string' },
   lang: { type: 'string' },
   json: { type: 'boolean' },
+  all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -87,6 +91,7 @@ export const genCommand = {
         ...(reviewer ? { reviewer } : {}),
         workerScript: new URL('./occtWorker.js', import.meta.url),
         log: platform.log,
+        redactor: platform.redactor,
         ...(json ? {} : { sink: (event) => process.stderr.write(`  · ${event.type}${Object.keys(event.payload).length ? ` ${JSON.stringify(event.payload).slice(0, 160)}` : ''}\n`) }),
       });
       const recovered = await gen.recover();
@@ -135,9 +140,13 @@ export const genCommand = {
           }
           return 0;
         }
-        case 'ledger':
-          for (const event of service.ledger(need(target, 'a task id'))) print(JSON.stringify(event));
+        case 'ledger': {
+          const id = need(target, 'a task id');
+          const lines = values.all ? service.fullRecord(id) : service.ledger(id);
+          if (json) print(JSON.stringify(lines, null, 2));
+          else for (const line of lines) print(JSON.stringify(line));
           return 0;
+        }
         case 'export': {
           const snapshot = service.show(need(target, 'a task id'));
           const out = path.resolve(need(values.out, '--out <dir>'));
@@ -176,15 +185,17 @@ export const genCommand = {
         }
         case 'check': {
           let ok = true;
+          const reports = [];
           for (const model of [deps.author, deps.reviewer]) {
             const report = await checkModel(deps, model);
             ok &&= report.passed;
-            if (json) print(JSON.stringify(report, null, 2));
-            else {
+            reports.push(report);
+            if (!json) {
               print(`gen check: ${report.model}: ${report.passed ? 'PASS' : 'FAIL'} (${report.checks.filter((c) => c.passed).length}/${report.checks.length})`);
               for (const c of report.checks.filter((x) => !x.passed)) print(`  ${c.name.padEnd(40)} ${c.detail}`);
             }
           }
+          if (json) print(JSON.stringify({ passed: ok, reports }, null, 2));
           return ok ? 0 : 1;
         }
         default:

@@ -56,3 +56,14 @@ export const cadgenLeaseMigration: Migration = {
     db.exec('CREATE TABLE cdsl_task_leases (task_id TEXT PRIMARY KEY NOT NULL REFERENCES cdsl_tasks(task_id), owner TEXT NOT NULL, heartbeat_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);');
   },
 };
+
+/**
+ * The audit keeps each model output's redacted raw arguments (bounded, seed §4.1) and the field
+ * errors of a refused one, besides the hash; rows written before stay without them (NULL).
+ */
+export const cadgenInvocationRecordMigration: Migration = {
+  id: 'cadgen-003-invocation-records',
+  up(db) {
+    db.exec('ALTER TABLE cdsl_invocations ADD COLUMN raw_redacted TEXT; ALTER TABLE cdsl_invocations ADD COLUMN field_errors_json TEXT;');
+  },
+};

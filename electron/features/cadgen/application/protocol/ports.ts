@@ -40,9 +40,25 @@ export interface InvocationRow {
   role: 'author' | 'reviewer';
   idempotency_key: string | null;
   raw_sha256: string;
+  /** Redacted, bounded copy of the raw arguments (argumentRecord); null on rows written before it was kept. */
+  raw_redacted: string | null;
+  /** Field-level errors of a refused output ({path, message}, bounded); null when there were none. */
+  field_errors: { path: string; message: string }[] | null;
   status: 'processing' | 'accepted' | 'rejected' | 'waiting' | 'failed_internal';
   result_json: string | null;
   state_version: number;
+}
+
+/** One audit row as `gen ledger --all` shows it. */
+export interface InvocationAudit {
+  at: string;
+  role: string;
+  tool: string;
+  status: string;
+  code: string | null;
+  raw_sha256: string;
+  raw_redacted: string | null;
+  field_errors: { path: string; message: string }[] | null;
 }
 
 export interface UsageRow {
@@ -108,7 +124,7 @@ export interface TaskRepository {
   markOutboxDispatched(seq: number): void;
   usage(taskId: string): (UsageRow & { at: string })[];
   /** Audit rows of every model output: tool, status and the typed error code of rejections. */
-  invocations(taskId: string): { tool: string; status: string; code: string | null; raw_sha256: string }[];
+  invocations(taskId: string): InvocationAudit[];
   /**
    * Takes (or renews) the task's driver lease for `owner` until now + ttlMs. Returns null when
    * taken, or the current holder when another owner's lease has not expired yet. `replaceOwner`
