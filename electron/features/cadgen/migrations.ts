@@ -3,4 +3,4 @@
  * composition root can build the app's migration list without loading the generation engine
  * (schemas, verifiers, OpenCascade wiring). Imports only migration modules.
  */
-export { cadgenLeaseMigration, cadgenMigrations, cadgenUsageAttemptsMigration } from './adapters/store/migrations';
+export { cadgenInvocationRecordMigration, cadgenLeaseMigration, cadgenMigrations, cadgenUsageAttemptsMigration } from './adapters/store/migrations';

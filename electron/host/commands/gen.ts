@@ -1,4 +1,3 @@
-import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../../shared/errors';
@@ -7,12 +6,13 @@ import { createGenerationRuntime, tasksRootOf, type GenerationRuntime } from '..
 import { createSqliteReviewStore } from '../../features/review/index';
 import { drawingForTask } from '../composition/cadgenDrawing';
 import { budgetLine, budgetRaiseOf } from './genBudget';
+import { exportRevisionFolder } from '../composition/generationExportFolder';
 import { resolveRoleModel } from '../composition/modelResolution';
 import { createPlatformRuntime } from '../composition/platformRuntime';
 
 const USAGE = `Usage:
   cadsight gen new "<request>" [--author provider/model] [--reviewer provider/model] [--from-task ID --revision rev_NNN] [--json]
-  cadsight gen list | show ID | ledger ID [--json]
+  cadsight gen list | show ID | ledger ID [--all] [--json]
   cadsight gen resume ID [--budget name=N ...] | answer ID "<text>" | cancel ID
   cadsight gen export ID --out <dir>
   cadsight gen drawing ID [--revision rev_NNN] [--sheet auto|A4|A3|A2] [--projection first-angle|third-angle] [--lang zh-CN|en] --out <dir>
@@ -29,6 +29,9 @@ are frozen, then a base plus an allowance per estimated feature. A task FAILED a
 continues with a larger budget: gen resume ID --budget author_turns=N (names: author_turns,
 reviewer_calls, prompt_tokens, context_bytes, wall_time in minutes, candidate_builds; each above
 what the task spent). Task folders: <data>/cadgen-tasks/<task_id>/.
+ledger prints one JSON line per event (--json: one array); --all adds every model output's audit
+row (redacted raw arguments, field errors; format errors marked format_error). --json prints
+exactly one JSON document on stdout (progress goes to stderr), errors as {"error": {...}}.
 Exit code 0 for COMPLETED (or a successful read), 1 for other end states, 2 for usage errors.
 `;
 
@@ -43,6 +46,7 @@ const OPTIONS = {
   lang: { type: 'string' },
   budget: { type: 'string', multiple: true },
   json: { type: 'boolean' },
+  all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -99,6 +103,7 @@ export const genCommand = {
         ...(reviewer ? { reviewer } : {}),
         workerScript: new URL('./occtWorker.js', import.meta.url),
         log: platform.log,
+        redactor: platform.redactor,
         ...(json ? {} : { sink: (event) => process.stderr.write(`  · ${event.type}${Object.keys(event.payload).length ? ` ${JSON.stringify(event.payload).slice(0, 160)}` : ''}\n`) }),
       });
       const recovered = await gen.recover();
@@ -147,19 +152,21 @@ export const genCommand = {
           }
           return 0;
         }
-        case 'ledger':
-          for (const event of service.ledger(need(target, 'a task id'))) print(JSON.stringify(event));
+        case 'ledger': {
+          const id = need(target, 'a task id');
+          const lines = values.all ? service.fullRecord(id) : service.ledger(id);
+          if (json) print(JSON.stringify(lines, null, 2));
+          else for (const line of lines) print(JSON.stringify(line));
           return 0;
+        }
         case 'export': {
           const snapshot = service.show(need(target, 'a task id'));
           const out = path.resolve(need(values.out, '--out <dir>'));
           const head = snapshot.revisions.find((r) => r.revision_id === snapshot.task.head_revision);
           if (!head) throw new AppError('CDSL_REQUEST_INVALID', `task ${snapshot.task.task_id} has no accepted revision to export`);
-          const folder = deps.artifacts.taskDir(snapshot.task.task_id);
-          await mkdir(out, { recursive: true });
-          await cp(path.join(folder, head.dir), path.join(out, head.revision_id), { recursive: true, errorOnExist: true, force: false });
-          for (const file of ['requirements-contract.json', 'requirements.md', 'completion.md', 'actions/action-ledger.jsonl']) await cp(path.join(folder, file), path.join(out, path.basename(file)), { force: false, errorOnExist: true }).catch(() => undefined);
-          print(`exported ${head.revision_id} of ${snapshot.task.task_id} to ${out}`);
+          const exported = await exportRevisionFolder({ taskDir: deps.artifacts.taskDir(snapshot.task.task_id), revision: head, revisions: snapshot.revisions, out });
+          if (json) print(JSON.stringify({ task_id: snapshot.task.task_id, revision: head.revision_id, out, files: exported.files }, null, 2));
+          else print(`exported ${head.revision_id} of ${snapshot.task.task_id} to ${out} (${exported.files.length} files, each checked against its manifest)`);
           return 0;
         }
         case 'drawing': {
@@ -190,16 +197,18 @@ export const genCommand = {
         }
         case 'check': {
           let ok = true;
+          const reports = [];
           for (const model of [deps.author, deps.reviewer]) {
             const report = await checkModel(deps, model);
             ok &&= report.passed;
-            if (json) print(JSON.stringify(report, null, 2));
-            else {
+            reports.push(report);
+            if (!json) {
               print(`gen check: ${report.model}: ${report.passed ? `PASS (mode ${report.mode})` : 'FAIL'} (${report.checks.filter((c) => c.passed).length}/${report.checks.length}; ${report.cost.calls} calls, ${report.cost.requestBytes} bytes)`);
               print(`  modes: ${Object.entries(report.modes).map(([mode, outcome]) => `${mode} ${outcome.status}`).join(', ')}`);
               for (const c of report.checks.filter((x) => !x.passed)) print(`  ${`${c.mode} ${c.name}`.padEnd(40)} ${c.detail}`);
             }
           }
+          if (json) print(JSON.stringify({ passed: ok, reports }, null, 2));
           return ok ? 0 : 1;
         }
         default:

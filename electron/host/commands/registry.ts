@@ -37,6 +37,8 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof AppError) {
       process.stderr.write(`cadsight ${name}: [${error.code}] ${error.message}\n`);
+      // A --json caller parses stdout: it gets the typed error as its one JSON document.
+      if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: error.toData() }, null, 2)}\n`);
       return 2;
     }
     throw error;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
 import { createOcctRuntime, type CadRuntime } from '../../features/cadgen/index';
 import { openDatabase } from '../../platform/db/openDatabase';
 import type { LlmProviderConfig } from '../../platform/llm/types';
@@ -83,6 +84,30 @@ describe('CDSL v3 generation over the scripted provider and the real kernel', ()
       const ledger = run.gen.service.ledger(run.task.task_id);
       expect(ledger.filter((e) => e.event === 'failed')).toHaveLength(1);
       expect(run.gen.service.show(run.task.task_id).revisions).toHaveLength(0);
+    } finally {
+      await run.close();
+    }
+  }, 120_000);
+
+  it('fails a runtime answer that breaks its own contract (ok, but no STEP) as FAILED_INTERNAL with CDSL_RUNTIME_CONTRACT_INVALID, not WAITING_RETRY', async () => {
+    const defective: CadRuntime = { ...runtime, build: async (document, outputs) => ({ ...(await runtime.build(document, outputs)), step: undefined }) };
+    const run = await play('plate_with_holes', {}, defective);
+    try {
+      expect(run.task).toMatchObject({ state: 'FAILED', failure_reason: 'FAILED_INTERNAL' });
+      expect(run.task.last_error).toMatchObject({ code: 'CDSL_RUNTIME_CONTRACT_INVALID', retryable: false, data: { violations: ['the STEP export that was asked for is missing'] } });
+      expect(run.task.last_error?.message).not.toMatch(/render service/i);
+      expect(run.gen.service.ledger(run.task.task_id).filter((e) => e.event === 'failed')).toEqual([expect.objectContaining({ reason: 'FAILED_INTERNAL', code: 'CDSL_RUNTIME_CONTRACT_INVALID' })]);
+    } finally {
+      await run.close();
+    }
+  }, 120_000);
+
+  it('still waits for a resume when the kernel worker crashed (it is restarted on the next call)', async () => {
+    const crashing: CadRuntime = { ...runtime, build: () => Promise.reject(new AppError('CDSL_RUNTIME_CRASHED', 'the kernel worker stopped unexpectedly', { retryable: true })) };
+    const run = await play('plate_with_holes', {}, crashing);
+    try {
+      expect(run.task.state).toBe('WAITING_RETRY');
+      expect(run.task.last_error).toMatchObject({ code: 'CDSL_RENDER_SERVICE_UNAVAILABLE', data: { cause: 'CDSL_RUNTIME_CRASHED' } });
     } finally {
       await run.close();
     }

@@ -27,6 +27,7 @@ import { createLlmGateway } from '../../platform/llm/gateway';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { Logger } from '../../platform/log/types';
+import { createRedactor, type Redactor } from '../../platform/log/redact';
 import { createProcessDriver } from './processDriver';
 
 /** Retry policy of generation calls: bounded, then the task waits (WAITING_RETRY), never spins. */
@@ -45,6 +46,8 @@ export interface GenerationRuntimeOptions {
   /** Crash-recovery tests only: called at every crash point (see CrashPoint). */
   crashHook?: (point: CrashPoint, detail?: string) => void;
   runtime?: CadRuntime;
+  /** Redacts the audit's copy of raw model arguments (default a fresh one; the CLI and app pass theirs, which knows the keys in use). */
+  redactor?: Redactor;
   /** GLB/PNG encoders (default the real ones); the bench wraps them to time their share. */
   encoders?: GenerationDeps['encoders'];
 }
@@ -83,6 +86,7 @@ export function createGenerationRuntime(options: GenerationRuntimeOptions): Gene
     newId: (prefix) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     driver: createProcessDriver(),
     sha256,
+    redactor: options.redactor ?? createRedactor(),
     ...(options.sink ? { sink: options.sink } : {}),
     ...(crashHook ? { crashHook } : {}),
   };

@@ -5,7 +5,7 @@ import type { IpcEvents } from '../../../shared/ipc/channels';
 import { generationChannels, MAX_GEN_ARTIFACT_BYTES, type GenClaimView, type GenModelConformance, type GenTaskDetail, type GenTaskSummary } from '../../../shared/ipc/contracts/generation';
 import { createCanvasDxfRenderer, type DxfScreenshotRenderer } from '../../features/drawing/index';
 import { createSqliteReviewStore } from '../../features/review/index';
-import { checkModel, exhaustedLimit, LATEST_CONFORMANCE, requireConformantModel, resumeChange, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
+import { checkModel, exhaustedLimit, LATEST_CONFORMANCE, publishedDigests, requireConformantModel, resumeChange, verifyArtifactBytes, type CadRuntime, type GenerationConformance, type ClaimResult, type EventSink, type ManifestDigest, type TaskRecord, type TaskSnapshot } from '../../features/cadgen/index';
 import type { SqliteDatabase } from '../../platform/db/types';
 import type { EventBus } from '../../platform/events/eventBus';
 import type { HandlerTable } from '../../platform/ipc/router';
@@ -13,6 +13,7 @@ import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { Logger } from '../../platform/log/types';
 import { createGenerationRuntime, type GenerationRuntime } from './cadgenGeneration';
 import { makeTaskDrawing } from './generationDrawing';
+import { EXPORT_FILES } from './generationExportFolder';
 import { filesUnder, sizedExportFiles, zipExportFiles } from './generationZip';
 
 export interface GenerationHandlerOptions {
@@ -132,9 +133,6 @@ function detail(snapshot: TaskSnapshot, revision: string | undefined, requiremen
     budgetBasis: task.budget_basis ?? null,
   };
 }
-
-/** Task-folder files that go into every export zip beside the revision folder (absent ones are left out). */
-const EXPORT_FILES = ['source-requirements.md', 'requirements-contract.json', 'requirements.md', 'completion.md', 'actions/action-ledger.jsonl'];
 
 function conformanceView(model: string, stored: { passed: boolean; report: unknown; checked_at: string } | undefined): GenModelConformance {
   if (!stored) return { model, status: 'unchecked', checkedAt: null, passedChecks: 0, totalChecks: 0, failures: [] };
@@ -261,12 +259,13 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       return summary(task, revisionCount(taskId));
     },
     async genGetArtifact({ taskId, name }) {
-      await load(taskId);
+      const snapshot = await load(taskId);
       const file = await confinedFile(reader.deps.artifacts.taskDir(taskId), name);
       const info = await stat(file);
       if (!info.isFile()) throw new AppError('STORE_ARTIFACT_NOT_FOUND', `${name} is not a file`, { data: { name } });
       if (info.size > maxTransferBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `${name} is ${info.size} bytes; at most ${maxTransferBytes} bytes can be transferred`, { data: { size: info.size, max: maxTransferBytes } });
       const bytes = await readFile(file);
+      verifyArtifactBytes(name, bytes, publishedDigests(snapshot.revisions).get(name));
       return { taskId, name, mediaType: mediaTypeOf(name), size: bytes.length, base64: bytes.toString('base64') };
     },
     async genExportZip({ taskId, revision }) {
@@ -276,13 +275,15 @@ export function createGenerationHandlers(options: GenerationHandlerOptions): Gen
       if (!published) throw new AppError('CDSL_REQUEST_INVALID', wanted ? `task ${taskId} has no revision ${wanted}` : `task ${taskId} has no published revision yet`, { data: { taskId, revision: wanted } });
       const taskDir = reader.deps.artifacts.taskDir(taskId);
       const names = [...EXPORT_FILES, ...(await filesUnder(taskDir, published.dir)).sort()];
-      const chosen: { name: string; path: string }[] = [];
+      const digests = publishedDigests(snapshot.revisions);
+      const chosen: { name: string; path: string; expected?: ManifestDigest }[] = [];
       for (const name of names) {
         const file = await confinedFile(taskDir, name).catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'STORE_ARTIFACT_NOT_FOUND') return null;
           throw error;
         });
-        if (file) chosen.push({ name, path: file });
+        const expected = digests.get(name);
+        if (file) chosen.push({ name, path: file, ...(expected ? { expected } : {}) });
       }
       const what = `the export of ${taskId}`;
       const files = await sizedExportFiles(chosen, maxTransferBytes, what);

@@ -3,12 +3,15 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Zip, ZipDeflate } from 'fflate';
 import { AppError } from '../../../shared/errors';
+import { streamingVerifier, type ManifestDigest } from '../../features/cadgen/index';
 
 /** A file chosen for an export: its name inside the zip, where it is, and its size when it was chosen. */
 export interface ExportFile {
   name: string;
   path: string;
   size: number;
+  /** What the revision's manifest records for it (absent: a file no manifest lists). */
+  expected?: ManifestDigest;
 }
 
 /**
@@ -37,7 +40,7 @@ export async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
  * `maxBytes`. Errors: CDSL_ARTIFACT_TOO_LARGE (data: size, max), CDSL_ARTIFACT_MISSING (a file
  * vanished after it was listed).
  */
-export async function sizedExportFiles(files: ReadonlyArray<{ name: string; path: string }>, maxBytes: number, what: string): Promise<ExportFile[]> {
+export async function sizedExportFiles(files: ReadonlyArray<{ name: string; path: string; expected?: ManifestDigest }>, maxBytes: number, what: string): Promise<ExportFile[]> {
   const sized: ExportFile[] = [];
   let total = 0;
   for (const file of files) {
@@ -47,7 +50,7 @@ export async function sizedExportFiles(files: ReadonlyArray<{ name: string; path
     });
     total += info.size;
     if (total > maxBytes) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `${what} exceeds ${maxBytes} bytes`, { data: { size: total, max: maxBytes } });
-    sized.push({ name: file.name, path: file.path, size: info.size });
+    sized.push({ name: file.name, path: file.path, size: info.size, ...(file.expected ? { expected: file.expected } : {}) });
   }
   return sized;
 }
@@ -55,7 +58,8 @@ export async function sizedExportFiles(files: ReadonlyArray<{ name: string; path
 /**
  * Zips `files` streaming: each file is read in chunks into the deflater, so the memory held is the
  * growing zip (at most `maxBytes`) plus one chunk, never every input at once. A file that grew past
- * its stat size meanwhile, or a zip over `maxBytes`, is CDSL_ARTIFACT_TOO_LARGE.
+ * its stat size meanwhile, or a zip over `maxBytes`, is CDSL_ARTIFACT_TOO_LARGE; a file whose bytes
+ * are not what its manifest records is CDSL_ARTIFACT_CORRUPT (hashed while it streams, no second read).
  */
 export async function zipExportFiles(files: readonly ExportFile[], maxBytes: number, what: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -76,13 +80,16 @@ export async function zipExportFiles(files: readonly ExportFile[], maxBytes: num
     const entry = new ZipDeflate(file.name, { level: 6 });
     zip.add(entry);
     let read = 0;
+    const verifier = file.expected ? streamingVerifier(file.name, file.expected) : null;
     // One byte past the stat size is requested so that a file that grew is noticed, not cut.
     for await (const chunk of createReadStream(file.path, { start: 0, end: file.size, highWaterMark: 1 << 20 })) {
       read += (chunk as Buffer).length;
       if (read > file.size) throw new AppError('CDSL_ARTIFACT_TOO_LARGE', `${file.name} grew while ${what} was written`, { data: { name: file.name, size: file.size } });
+      verifier?.update(chunk as Buffer);
       entry.push(chunk as Buffer, false);
       if (failure !== null) throw failure;
     }
+    verifier?.finish();
     entry.push(new Uint8Array(0), true);
     if (failure !== null) throw failure;
   }

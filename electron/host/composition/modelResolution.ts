@@ -21,8 +21,10 @@ export function resolveRoleModel(settings: SettingsService, env: EnvSource, role
     try {
       return settings.resolveProvider({ providerId, ...(model ? { model } : {}) });
     } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'LLM_NOT_CONFIGURED') throw error;
-      const fromEnv = providerFromEnv(env, providerId);
+      // No such provider in settings (SETTINGS_NOT_FOUND) or one without a key: the env providers the help names apply.
+      if (!(error instanceof AppError) || (error.code !== 'LLM_NOT_CONFIGURED' && error.code !== 'SETTINGS_NOT_FOUND')) throw error;
+      // `chat/<model>` names the model itself: <ID>_MODEL is then not needed.
+      const fromEnv = providerFromEnv(model ? { ...env, [`${providerId.toUpperCase()}_MODEL`]: model } : env, providerId);
       return model ? { ...fromEnv, model } : fromEnv;
     }
   }

@@ -101,6 +101,7 @@ export const cadgenEn = {
   'error.CDSL_RUNTIME_UNAVAILABLE': 'The CAD kernel is not available: {message}',
   'error.CDSL_EXAMPLE_NOT_FOUND': 'The bundled CDSL examples are missing from this installation.',
   'error.CDSL_ARTIFACT_TOO_LARGE': 'The file is too large to transfer: {message}',
+  'error.CDSL_ARTIFACT_CORRUPT': 'A file of this task no longer matches its manifest and is not used: {message}',
 } as const;
 
 export const cadgenZh: Record<keyof typeof cadgenEn, string> = {
@@ -205,4 +206,5 @@ export const cadgenZh: Record<keyof typeof cadgenEn, string> = {
   'error.CDSL_RUNTIME_UNAVAILABLE': 'CAD 内核不可用：{message}',
   'error.CDSL_EXAMPLE_NOT_FOUND': '此安装缺少内置的 CDSL 示例。',
   'error.CDSL_ARTIFACT_TOO_LARGE': '文件过大，无法传输：{message}',
+  'error.CDSL_ARTIFACT_CORRUPT': '此任务的文件与其清单不符，已停止使用：{message}',
 };

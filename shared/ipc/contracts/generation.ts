@@ -215,7 +215,8 @@ export const generationChannels = {
    * Bytes of one file of the task folder, `name` relative to it (e.g. "requirements.md",
    * "actions/action-ledger.jsonl", "revisions/rev_003/model.step"). Errors: CDSL_TASK_NOT_FOUND,
    * CDSL_ARTIFACT_PATH_INVALID (absolute, `..`, or leaves the task folder through a link),
-   * STORE_ARTIFACT_NOT_FOUND, CDSL_ARTIFACT_TOO_LARGE (over MAX_GEN_ARTIFACT_BYTES).
+   * STORE_ARTIFACT_NOT_FOUND, CDSL_ARTIFACT_TOO_LARGE (over MAX_GEN_ARTIFACT_BYTES),
+   * CDSL_ARTIFACT_CORRUPT (a revision file whose bytes differ from its manifest's sha256; data.file).
    */
   genGetArtifact: {
     input: z.object({ taskId, name: z.string().min(1).max(300) }).strict(),
@@ -228,7 +229,8 @@ export const generationChannels = {
    * Errors: CDSL_TASK_NOT_FOUND, CDSL_REQUEST_INVALID (no such revision / nothing published yet),
    * CDSL_ARTIFACT_MISSING (the revision's folder or one of its files is gone from the task folder),
    * CDSL_ARTIFACT_TOO_LARGE (the files, before compression, or the zip over MAX_GEN_ARTIFACT_BYTES:
-   * the files are sized with stat before any is read, then streamed into the zip).
+   * the files are sized with stat before any is read, then streamed into the zip),
+   * CDSL_ARTIFACT_CORRUPT (a revision file differs from its manifest's sha256; data.file names it).
    */
   genExportZip: {
     input: z.object({ taskId, revision: revisionId.optional() }).strict(),

@@ -13,6 +13,7 @@ import type { BuildOutcome, CadRuntime, FeatureReport } from '../ports/cadRuntim
 import type { CdslCatalog } from './cdslCatalog';
 import { evaluateClaims } from './evaluateClaims';
 import type { ClaimResult } from './evaluateClaims';
+import { assertBuildOutcome } from './runtimeContract';
 
 export interface BuildDependencies {
   catalog: CdslCatalog;
@@ -76,12 +77,15 @@ async function artifactFiles(outcome: BuildOutcome, document: CdslDocument, clai
 /**
  * Rebuilds a validated document on the runtime, evaluates the claims against the result and,
  * when an output folder is given, publishes STEP, GLB, line drawings (SVG+PNG), measurement and
- * topology JSON with a manifest. Errors: runtime errors (CDSL_RUNTIME_*) and
+ * topology JSON with a manifest. Errors: runtime errors (CDSL_RUNTIME_*; CDSL_RUNTIME_CONTRACT_INVALID
+ * when the runtime's answer breaks its own contract) and
  * CDSL_ARTIFACT_WRITE_FAILED propagate; geometry failures are in the report.
  */
 export async function buildDocument(deps: BuildDependencies, request: BuildRequest): Promise<BuildReport> {
   const withArtifacts = request.outDir !== undefined && deps.publisher !== undefined && deps.encoders !== undefined;
-  const outcome = await deps.runtime.build(request.document, { step: withArtifacts, meshes: withArtifacts, projections: withArtifacts, projection_method: request.projectionMethod ?? DEFAULT_PROJECTION_METHOD });
+  const outputs = { step: withArtifacts, meshes: withArtifacts, projections: withArtifacts, projection_method: request.projectionMethod ?? DEFAULT_PROJECTION_METHOD };
+  const outcome = await deps.runtime.build(request.document, outputs);
+  assertBuildOutcome(outcome, outputs);
   const renders = outcome.projections ? [...outcome.projections.flatMap((v) => [`view-${v.view}.svg`, `view-${v.view}.png`]), ...(outcome.meshes && outcome.projections.some((v) => v.view === 'iso') ? [SHADED_ISO_SVG] : [])] : undefined;
   const claims = evaluateClaims(deps.catalog, request.claims, { snapshot: outcome.ok ? outcome.snapshot : null, stage: request.stage, ...(renders ? { renders } : {}) });
   let artifacts: ArtifactManifest | null = null;

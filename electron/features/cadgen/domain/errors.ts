@@ -15,6 +15,8 @@ import { AppError } from '../../../../shared/errors';
  * - CDSL_FILLET_FAILED / CDSL_CHAMFER_FAILED: the kernel refused a fillet/chamfer; data names the
  *   failing edge tokens, the kernel status and, when found, the largest workable size.
  * - CDSL_RUNTIME_TIMEOUT / CDSL_RUNTIME_CRASHED / CDSL_RUNTIME_UNAVAILABLE: worker supervision.
+ * - CDSL_RUNTIME_CONTRACT_INVALID: the runtime answered something its own contract rules out
+ *   (e.g. ok without a topology, or a requested STEP missing): a deployment defect, not retried.
  * - CDSL_CONTRACT_UNKNOWN: an atomic_id that the registry does not offer.
  * - CDSL_VERIFIER_UNAVAILABLE: a claim kind without a registered verifier.
  * - CDSL_ARTIFACT_WRITE_FAILED: staging or publishing artifacts failed.
@@ -34,6 +36,7 @@ export const CdslErrorCode = {
   runtimeTimeout: 'CDSL_RUNTIME_TIMEOUT',
   runtimeCrashed: 'CDSL_RUNTIME_CRASHED',
   runtimeUnavailable: 'CDSL_RUNTIME_UNAVAILABLE',
+  runtimeContractInvalid: 'CDSL_RUNTIME_CONTRACT_INVALID',
   contractUnknown: 'CDSL_CONTRACT_UNKNOWN',
   verifierUnavailable: 'CDSL_VERIFIER_UNAVAILABLE',
   artifactWriteFailed: 'CDSL_ARTIFACT_WRITE_FAILED',

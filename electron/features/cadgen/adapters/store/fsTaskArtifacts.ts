@@ -1,8 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskArtifacts } from '../../application/protocol/ports';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
+import { folderManifestDigest, manifestDigests, verifyArtifactBytes } from './artifactIntegrity';
 
 const TASK_ID = /^task_[0-9a-z]{6,40}$/;
 const REVISION_ID = /^rev_[0-9]{3,6}$/;
@@ -27,6 +28,20 @@ export function createFsTaskArtifacts(root: string): TaskArtifacts {
     if (!full.startsWith(`${base}${path.sep}`)) throw protocolError(ProtocolErrorCode.requestInvalid, `path ${relativePath} leaves the task folder`);
     return full;
   };
+
+  /** Reads a task file; a published revision file is checked against its folder's manifest.json first (CDSL_ARTIFACT_CORRUPT). */
+  async function readVerified(taskId: string, relativePath: string): Promise<Uint8Array | null> {
+    const file = inside(taskId, relativePath);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw fsFailure(`read ${relativePath}`, error);
+    }
+    verifyArtifactBytes(relativePath, bytes, await folderManifestDigest(taskDir(taskId), relativePath));
+    return bytes;
+  }
 
   async function sequencesInLedger(file: string): Promise<Set<number>> {
     let text: string;
@@ -81,21 +96,10 @@ export function createFsTaskArtifacts(root: string): TaskArtifacts {
       }
     },
     async readText(taskId, relativePath) {
-      try {
-        return await readFile(inside(taskId, relativePath), 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw fsFailure(`read ${relativePath}`, error);
-      }
+      const bytes = await readVerified(taskId, relativePath);
+      return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     },
-    async readBytes(taskId, relativePath) {
-      try {
-        return new Uint8Array(await readFile(inside(taskId, relativePath)));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw fsFailure(`read ${relativePath}`, error);
-      }
-    },
+    readBytes: (taskId, relativePath) => readVerified(taskId, relativePath),
     async appendLedger(taskId, lines) {
       const file = inside(taskId, LEDGER);
       try {
@@ -132,11 +136,8 @@ export function createFsTaskArtifacts(root: string): TaskArtifacts {
     async verifyRevision(taskId, revisionId) {
       const dir = this.revisionDir(taskId, revisionId);
       try {
-        const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { files: { name: string; bytes: number; sha256: string }[] };
-        for (const file of manifest.files) {
-          const bytes = await readFile(path.join(dir, file.name));
-          if (bytes.byteLength !== file.bytes || createHash('sha256').update(bytes).digest('hex') !== file.sha256) return false;
-        }
+        const digests = manifestDigests(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')));
+        for (const [name, digest] of digests) verifyArtifactBytes(name, await readFile(path.join(dir, name)), digest);
         return (await stat(dir)).isDirectory();
       } catch {
         return false;

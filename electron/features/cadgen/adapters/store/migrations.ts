@@ -72,3 +72,14 @@ export const cadgenUsageAttemptsMigration: Migration = {
     `);
   },
 };
+
+/**
+ * The audit keeps each model output's redacted raw arguments (bounded, seed §4.1) and the field
+ * errors of a refused one, besides the hash; rows written before stay without them (NULL).
+ */
+export const cadgenInvocationRecordMigration: Migration = {
+  id: 'cadgen-004-invocation-records',
+  up(db) {
+    db.exec('ALTER TABLE cdsl_invocations ADD COLUMN raw_redacted TEXT; ALTER TABLE cdsl_invocations ADD COLUMN field_errors_json TEXT;');
+  },
+};

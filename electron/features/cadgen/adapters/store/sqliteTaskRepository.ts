@@ -3,7 +3,7 @@ import { AppError } from '../../../../../shared/errors';
 import { immediate } from '../../../../platform/db/immediate';
 import type { SqliteDatabase } from '../../../../platform/db/types';
 import type { ClaimResult } from '../../application/evaluateClaims';
-import type { CandidateRow, Clock, InvocationRow, RevisionRow, TaskChange, TaskRepository, TaskSnapshot, UsageRow } from '../../application/protocol/ports';
+import type { CandidateRow, Clock, InvocationAudit, InvocationRow, RevisionRow, TaskChange, TaskRepository, TaskSnapshot, UsageRow } from '../../application/protocol/ports';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { DraftItem, TaskRecord } from '../../domain/protocol/task';
 
@@ -59,9 +59,9 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
     if (inv) {
       const run = readTask(taskId).run_id;
       db.prepare(
-        `INSERT INTO cdsl_invocations (invocation_id, task_id, run_id, tool, role, idempotency_key, raw_sha256, status, result_json, state_version, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(invocation_id) DO UPDATE SET status = excluded.status, result_json = excluded.result_json`,
-      ).run(inv.invocation_id, taskId, run, inv.tool, inv.role, inv.idempotency_key, inv.raw_sha256, inv.status, inv.result_json, inv.state_version, at);
+        `INSERT INTO cdsl_invocations (invocation_id, task_id, run_id, tool, role, idempotency_key, raw_sha256, raw_redacted, field_errors_json, status, result_json, state_version, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(invocation_id) DO UPDATE SET status = excluded.status, result_json = excluded.result_json, field_errors_json = excluded.field_errors_json`,
+      ).run(inv.invocation_id, taskId, run, inv.tool, inv.role, inv.idempotency_key, inv.raw_sha256, inv.raw_redacted, inv.field_errors ? json(inv.field_errors) : null, inv.status, inv.result_json, inv.state_version, at);
     }
     const c = change.candidate;
     if (c) {
@@ -146,8 +146,12 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
       return (db.prepare('SELECT record_json, state_version FROM cdsl_tasks ORDER BY created_at DESC').all() as { record_json: string; state_version: number }[]).map((r) => ({ ...parse<TaskRecord>(r.record_json), state_version: r.state_version }));
     },
     invocationByKey(taskId, key) {
-      const row = db.prepare('SELECT invocation_id, tool, role, idempotency_key, raw_sha256, status, result_json, state_version FROM cdsl_invocations WHERE task_id = ? AND idempotency_key = ?').get(taskId, key);
-      return row as InvocationRow | undefined;
+      const row = db.prepare('SELECT invocation_id, tool, role, idempotency_key, raw_sha256, raw_redacted, field_errors_json, status, result_json, state_version FROM cdsl_invocations WHERE task_id = ? AND idempotency_key = ?').get(taskId, key) as (Omit<InvocationRow, 'field_errors'> & { field_errors_json: string | null }) | undefined;
+      if (row) {
+        const { field_errors_json: errors, ...rest } = row;
+        return { ...rest, field_errors: errors ? parse(errors) : null };
+      }
+      return undefined;
     },
     candidateByKey(taskId, key) {
       const row = db.prepare('SELECT candidate_id, action_id, idempotency_key, base_head, fragment_sha256, snapshot_id, status, document_json, revision_id, report_json FROM cdsl_candidates WHERE task_id = ? AND idempotency_key = ?').get(taskId, key);
@@ -197,7 +201,8 @@ export function createSqliteTaskRepository(db: SqliteDatabase, clock: Clock): Ta
       return db.prepare("UPDATE cdsl_usage SET status = 'interrupted' WHERE task_id = ? AND status = 'started'").run(taskId).changes;
     },
     invocations(taskId) {
-      return db.prepare("SELECT tool, status, CASE WHEN status = 'rejected' THEN json_extract(result_json, '$.code') END AS code, raw_sha256 FROM cdsl_invocations WHERE task_id = ? ORDER BY at, rowid").all(taskId) as { tool: string; status: string; code: string | null; raw_sha256: string }[];
+      const rows = db.prepare("SELECT at, role, tool, status, CASE WHEN status = 'rejected' THEN json_extract(result_json, '$.code') END AS code, raw_sha256, raw_redacted, field_errors_json FROM cdsl_invocations WHERE task_id = ? ORDER BY at, rowid").all(taskId) as (Omit<InvocationAudit, 'field_errors'> & { field_errors_json: string | null })[];
+      return rows.map(({ field_errors_json: errors, ...row }) => ({ ...row, field_errors: errors ? parse(errors) : null }));
     },
     acquireLease(taskId, owner, ttlMs, replaceOwner) {
       return immediate(db, () => {

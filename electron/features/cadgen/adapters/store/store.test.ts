@@ -11,9 +11,9 @@ import type { TaskRecord } from '../../domain/protocol/task';
 import type { GenerationDeps } from '../../application/protocol/deps';
 import { createGenerationService } from '../../application/protocol/service';
 import { createFsTaskArtifacts } from './fsTaskArtifacts';
-import { cadgenLeaseMigration, cadgenMigrations, cadgenUsageAttemptsMigration } from './migrations';
+import { cadgenInvocationRecordMigration, cadgenLeaseMigration, cadgenMigrations, cadgenUsageAttemptsMigration } from './migrations';
 
-const migrations = [...cadgenMigrations, cadgenLeaseMigration, cadgenUsageAttemptsMigration];
+const migrations = [...cadgenMigrations, cadgenLeaseMigration, cadgenUsageAttemptsMigration, cadgenInvocationRecordMigration];
 import { createSqliteTaskRepository } from './sqliteTaskRepository';
 
 const dirs: string[] = [];
@@ -144,8 +144,9 @@ describe('SQLite task repository', () => {
   it('refuses a second invocation with the same idempotency key and overwriting an immutable artifact, and replaces a step file left by an uncommitted attempt', async () => {
     const { dir, repo } = open();
     repo.create(task('task_aaaaaa04'), [], { type: 'task_created', payload: {} });
-    const inv = { invocation_id: 'inv_1', tool: 'complete_task', role: 'author' as const, idempotency_key: 'complete:rev_001', raw_sha256: 'x', status: 'processing' as const, result_json: null, state_version: 0 };
+    const inv = { invocation_id: 'inv_1', tool: 'complete_task', role: 'author' as const, idempotency_key: 'complete:rev_001', raw_sha256: 'x', raw_redacted: '{"revision_id":"rev_001"}', field_errors: [{ path: '/revision_id', message: 'stale' }], status: 'processing' as const, result_json: null, state_version: 0 };
     repo.commit('task_aaaaaa04', 0, { invocation: inv });
+    expect(repo.invocations('task_aaaaaa04')).toEqual([expect.objectContaining({ tool: 'complete_task', role: 'author', raw_redacted: '{"revision_id":"rev_001"}', field_errors: [{ path: '/revision_id', message: 'stale' }] })]);
     expect(() => repo.commit('task_aaaaaa04', 1, { invocation: { ...inv, invocation_id: 'inv_2' } })).toThrow(expect.objectContaining({ code: 'CDSL_STORAGE_FAILURE' }));
     expect(repo.invocationByKey('task_aaaaaa04', 'complete:rev_001')?.invocation_id).toBe('inv_1');
     const artifacts = createFsTaskArtifacts(path.join(dir, 'tasks'));

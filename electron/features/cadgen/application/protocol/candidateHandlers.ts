@@ -11,6 +11,7 @@ import { resolveRefs } from '../../domain/resolveRefs';
 import { candidateBlockers, reviewContradictions } from '../../domain/verifiers/candidateGate';
 import type { CandidateBlocker } from '../../domain/verifiers/candidateGate';
 import type { ClaimResult } from '../evaluateClaims';
+import { writeClaimRecord } from './claimRecordFiles';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler, HandlerResult } from './handlerTypes';
 import { readRenderChoice } from './reviewRenders';
@@ -129,6 +130,7 @@ export const handleReviewCandidate: Handler<ReviewValue & { candidate_id: string
   const revisionId = candidate.revision_id;
   const results = report.claims;
   await deps.artifacts.writeStep(task.task_id, `revisions/${revisionId}/reviews/candidate-review.json`, JSON.stringify({ ...value, render_choice: renders }, null, 2));
+  if (snapshot.contract) await writeClaimRecord(deps.artifacts, snapshot.contract.contract, revisionId, 'candidate', results);
   const coverage = (snapshot.contract?.contract.requirements ?? [])
     .filter((r) => pending.proposal.requirement_ids.includes(r.requirement_id))
     .map((r) => ({ requirement_id: r.requirement_id, status: r.claim_ids.every((id) => results.find((x) => x.id === id)?.status === 'pass') ? 'complete' : 'partial' }));

@@ -2,6 +2,7 @@ import { AppError } from '../../../../../shared/errors';
 import { chargeCall, exceededBudget } from '../../domain/protocol/budgets';
 import { ERROR_CATEGORY, protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { ProtocolErrorCodeValue } from '../../domain/protocol/errors';
+import { settleThrown } from '../../domain/protocol/failureSettlement';
 import { applyAuthorOutcome } from '../../domain/protocol/progress';
 import type { AuthorOutcome } from '../../domain/protocol/progress';
 import { isActive } from '../../domain/protocol/states';
@@ -14,6 +15,7 @@ import type { TopologySnapshot } from '../../domain/topology';
 import { authorContext, reviewerContext } from './context';
 import type { GenerationDeps } from './deps';
 import { HANDLERS } from './handlerTable';
+import { fieldErrorsOf, rawAudit } from './invocationAudit';
 import type { Handler, HandlerResult } from './handlerTypes';
 import { dispatchOutbox } from './outbox';
 import type { ModelReply, TaskChange, TaskSnapshot } from './ports';
@@ -107,15 +109,16 @@ export async function runTask(deps: GenerationDeps, taskId: string, options: Run
   }
 }
 
-/** The change for an exception out of a step: infrastructure → WAITING_RETRY, anything else → one FAILED_INTERNAL. */
+/** The change for an exception out of a step: what may heal → WAITING_RETRY, anything else → one FAILED_INTERNAL under a typed code (settleThrown). */
 function settleFailure(fresh: TaskSnapshot, error: unknown, deps: GenerationDeps): TaskChange {
-  if (error instanceof AppError && (error.code === ProtocolErrorCode.storageFailure || error.code.startsWith('CDSL_RUNTIME_') || error.code === 'CDSL_ARTIFACT_WRITE_FAILED')) {
-    return waitRetry(fresh, error.code.startsWith('CDSL_RUNTIME_') ? ProtocolErrorCode.renderServiceUnavailable : ProtocolErrorCode.storageFailure, error);
-  }
-  // Unexpected: fail once as FAILED_INTERNAL, keep the last checkpoint (seed §6.1).
+  const settlement = settleThrown(error instanceof AppError ? error.code : undefined);
+  if (settlement.kind === 'wait_retry') return waitRetry(fresh, settlement.code, error as AppError);
+  // Fail once as FAILED_INTERNAL, keep the last checkpoint (seed §6.1); a typed defect keeps its code and says what broke.
   const correlation = deps.newId('corr');
-  const internal = protocolError(ProtocolErrorCode.failedInternal, `internal error (correlation ${correlation})`, { correlation_id: correlation, cause: error instanceof AppError ? error.code : (error as Error)?.name ?? 'unknown' });
-  return failTask(fresh, 'FAILED_INTERNAL', internal);
+  const cause = error instanceof AppError ? error.code : (error as Error)?.name ?? 'unknown';
+  const message = settlement.code === ProtocolErrorCode.failedInternal ? `internal error (correlation ${correlation})` : `${(error as AppError).message} (correlation ${correlation})`;
+  const detail = settlement.code === ProtocolErrorCode.failedInternal ? {} : ((error as AppError).data as Record<string, unknown> | undefined) ?? {};
+  return failTask(fresh, 'FAILED_INTERNAL', protocolError(settlement.code, message, { ...detail, correlation_id: correlation, cause }));
 }
 
 async function drive(deps: GenerationDeps, taskId: string, options: RunOptions): Promise<TaskRecord> {
@@ -218,7 +221,6 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
       await reject(snapshot, role, reply, reply.kind === 'call' ? reply.name : '(none)', protocolError(ProtocolErrorCode.authorFormatInvalid, issue, { issues: [{ path: '', message: issue }] }));
       return;
     }
-    const rawSha = deps.sha256(reply.rawArguments);
     let parsed: unknown;
     try {
       parsed = JSON.parse(reply.rawArguments);
@@ -243,7 +245,7 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     }
     const handler = HANDLERS[tool.name] as Handler<unknown>;
     const result: HandlerResult = await handler({ snapshot, value: validation.value, deps, topology });
-    const invocation = { invocation_id: invocationId, tool: tool.name, role, idempotency_key: idempotencyKey, raw_sha256: rawSha, status: result.kind === 'rejected' ? ('rejected' as const) : result.kind === 'waiting' ? ('waiting' as const) : ('accepted' as const), result_json: JSON.stringify(result.kind === 'rejected' ? result.error.toData() : { message: result.message }), state_version: task.state_version };
+    const invocation = { invocation_id: invocationId, tool: tool.name, role, idempotency_key: idempotencyKey, ...rawAudit(deps, reply.rawArguments), field_errors: result.kind === 'rejected' ? fieldErrorsOf(result.error, deps.redactor) : null, status: result.kind === 'rejected' ? ('rejected' as const) : result.kind === 'waiting' ? ('waiting' as const) : ('accepted' as const), result_json: JSON.stringify(result.kind === 'rejected' ? result.error.toData() : { message: result.message }), state_version: task.state_version };
     if (result.kind === 'rejected') {
       await reject(snapshot, role, reply, tool.name, result.error, invocation);
       return;
@@ -261,8 +263,8 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
   async function reject(snapshot: TaskSnapshot, role: 'author' | 'reviewer', reply: ModelReply, toolName: string, error: AppError, invocation?: TaskChange['invocation']): Promise<void> {
     const { task } = snapshot;
     const progress = applyAuthorOutcome(task.counters, { kind: 'rejected', tool: toolName, code: error.code as ProtocolErrorCodeValue }, task.budget);
-    // Every model output gets an audit row (raw-arguments hash + typed result), rejected ones included.
-    const audit = invocation ?? { invocation_id: deps.newId('inv'), tool: toolName, role, idempotency_key: null, raw_sha256: deps.sha256(reply.kind === 'call' ? reply.rawArguments : reply.text), status: 'rejected' as const, result_json: JSON.stringify(error.toData()), state_version: task.state_version };
+    // Every model output gets an audit row (raw-arguments hash, redacted copy, field errors, typed result), rejected ones included.
+    const audit = invocation ?? { invocation_id: deps.newId('inv'), tool: toolName, role, idempotency_key: null, ...rawAudit(deps, reply.kind === 'call' ? reply.rawArguments : reply.text), field_errors: fieldErrorsOf(error, deps.redactor), status: 'rejected' as const, result_json: JSON.stringify(error.toData()), state_version: task.state_version };
     // Decision, stale-head and runtime rejections are part of the record (seed §4.4); format errors stay out of the ledger.
     const category = ERROR_CATEGORY[error.code as ProtocolErrorCodeValue];
     const ledger = category && category !== 'format' ? [{ event: 'rejected' as const, action_id: snapshot.pending?.action_id, tool: toolName, code: error.code, summary: error.message.slice(0, 300) }] : [];

@@ -1,5 +1,6 @@
 import type { ArtifactEncoders, ArtifactPublisher, ReviewRenderEncoder } from '../../ports/artifactPublisher';
 import type { CadRuntime } from '../../ports/cadRuntime';
+import type { ArgumentRedactor } from '../../domain/protocol/argumentRecord';
 import type { CdslCatalog } from '../cdslCatalog';
 import type { Clock, EventSink, ModelPort, TaskArtifacts, TaskRepository } from './ports';
 
@@ -26,6 +27,8 @@ export interface GenerationDeps {
   clock: Clock;
   newId: (prefix: string) => string;
   sha256: (text: string) => string;
+  /** Redacts credentials from the audit's copy of raw model arguments (the app's redactor knows the keys in use). */
+  redactor: ArgumentRedactor;
   sink?: EventSink;
   /**
    * Who drives a task from this process (issue 24's lease). `newOwner` names a lease holder;

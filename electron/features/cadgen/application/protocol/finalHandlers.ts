@@ -2,6 +2,7 @@ import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { ReviewValue, VisualVerdict } from '../../domain/protocol/tools/reviewTools';
 import type { ClaimResult } from '../evaluateClaims';
 import { contradictionRejection, deterministicBlockers } from './candidateHandlers';
+import { writeClaimRecord } from './claimRecordFiles';
 import { accepted } from './handlerTypes';
 import type { Handler } from './handlerTypes';
 import { readRenderChoice } from './reviewRenders';
@@ -48,6 +49,7 @@ export const handleReviewFinal: Handler<ReviewValue & { revision_id: string }> =
   }
   await deps.artifacts.writeStep(task.task_id, `revisions/${value.revision_id}/reviews/final-review.json`, JSON.stringify({ ...value, render_choice: renders }, null, 2));
   const judged = results.map((r) => visual.judged.find((j) => j.id === r.id) ?? r);
+  if (snapshot.contract) await writeClaimRecord(deps.artifacts, snapshot.contract.contract, value.revision_id, 'final', judged);
   await deps.artifacts.writeStep(task.task_id, 'result.json', JSON.stringify({ task_id: task.task_id, revision_id: value.revision_id, step: `revisions/${value.revision_id}/model.step`, glb: `revisions/${value.revision_id}/model.glb`, claims: judged.map((r) => ({ id: r.id, status: r.status })) }, null, 2));
   return accepted(
     {

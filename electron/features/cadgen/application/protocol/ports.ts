@@ -40,9 +40,25 @@ export interface InvocationRow {
   role: 'author' | 'reviewer';
   idempotency_key: string | null;
   raw_sha256: string;
+  /** Redacted, bounded copy of the raw arguments (argumentRecord); null on rows written before it was kept. */
+  raw_redacted: string | null;
+  /** Field-level errors of a refused output ({path, message}, bounded); null when there were none. */
+  field_errors: { path: string; message: string }[] | null;
   status: 'processing' | 'accepted' | 'rejected' | 'waiting' | 'failed_internal';
   result_json: string | null;
   state_version: number;
+}
+
+/** One audit row as `gen ledger --all` shows it. */
+export interface InvocationAudit {
+  at: string;
+  role: string;
+  tool: string;
+  status: string;
+  code: string | null;
+  raw_sha256: string;
+  raw_redacted: string | null;
+  field_errors: { path: string; message: string }[] | null;
 }
 
 export interface UsageRow {
@@ -124,7 +140,7 @@ export interface TaskRepository {
   /** Marks calls still `started` as `interrupted` (the next driver, after a crash or stop); returns how many. */
   settleStartedCalls(taskId: string): number;
   /** Audit rows of every model output: tool, status and the typed error code of rejections. */
-  invocations(taskId: string): { tool: string; status: string; code: string | null; raw_sha256: string }[];
+  invocations(taskId: string): InvocationAudit[];
   /**
    * Takes (or renews) the task's driver lease for `owner` until now + ttlMs. Returns null when
    * taken, or the current holder when another owner's lease has not expired yet. `replaceOwner`
@@ -152,7 +168,13 @@ export interface TaskArtifacts {
    * committed refers to it, so it is replaced atomically (temp file + rename). Errors: CDSL_STORAGE_FAILURE.
    */
   writeStep(taskId: string, relativePath: string, text: string): Promise<void>;
+  /**
+   * Reads a task file (null when absent). A file of a published revision folder that its
+   * manifest.json lists is checked against the recorded sha256 on every read. Errors:
+   * CDSL_ARTIFACT_CORRUPT (data.file names it), CDSL_STORAGE_FAILURE.
+   */
   readText(taskId: string, relativePath: string): Promise<string | null>;
+  /** Bytes of a task file, verified like readText. */
   readBytes(taskId: string, relativePath: string): Promise<Uint8Array | null>;
   /** Appends lines to actions/action-ledger.jsonl, skipping sequences already in the file. */
   appendLedger(taskId: string, lines: { sequence: number; line: string }[]): Promise<void>;

@@ -9,10 +9,3 @@ export function renderRequirementsMd(contract: RequirementsContract): string {
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** completion.md: the acceptance checklist, one box per claim. */
-export function renderCompletionMd(contract: RequirementsContract): string {
-  const lines = ['# Completion checklist', ''];
-  for (const c of contract.claims) lines.push(`- [ ] ${c.claim_id} (${c.requirement_id}) ${c.claim_kind} ${JSON.stringify(c.expected)}${c.deterministic ? '' : ' — visual, reviewer judgement'}`);
-  return `${lines.join('\n')}\n`;
-}

@@ -8,7 +8,8 @@ import { transition } from '../../domain/protocol/states';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler, HandlerResult } from './handlerTypes';
 import type { TaskSnapshot } from './ports';
-import { renderCompletionMd, renderRequirementsMd } from './renderMarkdown';
+import { writeClaimRecord } from './claimRecordFiles';
+import { renderRequirementsMd } from './renderMarkdown';
 
 function nextDraftNumber(snapshot: TaskSnapshot): number {
   return snapshot.drafts.reduce((m, d) => Math.max(m, Number(d.draft_id.slice(2))), 0) + 1;
@@ -90,7 +91,7 @@ export const handleReviewRequirements: Handler<ReviewRequirementsValue> = async 
   await deps.artifacts.writeStep(id, 'documents/requirements-review-v1.json', JSON.stringify(value, null, 2));
   await deps.artifacts.writeStep(id, 'requirements-contract.json', JSON.stringify(frozen, null, 2));
   await deps.artifacts.writeStep(id, 'requirements.md', renderRequirementsMd(frozen));
-  await deps.artifacts.writeStep(id, 'completion.md', renderCompletionMd(frozen));
+  await writeClaimRecord(deps.artifacts, frozen, null, 'contract', []);
   await deps.artifacts.writeStep(id, 'requirements-index.json', JSON.stringify({ requirements: frozen.requirements.map((r) => ({ id: r.requirement_id, claims: r.claim_ids })), claims: frozen.claims.map((c) => ({ id: c.claim_id, kind: c.claim_kind })) }, null, 2));
   // The budget fits the part from here on (issue 24): tasks older than fitted budgets keep theirs.
   const basis = budgetBasis(frozen);

@@ -3,6 +3,7 @@ import { drawingLanguageOf } from '../../domain/drawingSvg';
 import type { CdslDocument } from '../../domain/document';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import { buildDocument } from '../buildDocument';
+import { assertStepInspection } from '../runtimeContract';
 import type { GenerationDeps } from './deps';
 import { contractClaims, gateCandidate } from './candidateHandlers';
 import type { TaskChange, TaskSnapshot } from './ports';
@@ -77,6 +78,7 @@ export async function finalRebuildStep(snapshot: TaskSnapshot, deps: GenerationD
   const claims = [...built.claims];
   if (step !== null) {
     const inspected = await deps.runtime.inspectStep(step);
+    assertStepInspection(inspected);
     claims.push({ id: 'global_step_valid', kind: 'step_reimport', deterministic: true, status: inspected.valid && inspected.solid_count >= 1 ? 'pass' : 'fail', message: `STEP re-import: ${inspected.solid_count} solid(s)`, evidence: { ...inspected } });
   }
   return { claimResults: { revision_id: `${revision.revision_id}${FINAL_SUFFIX}`, results: claims } };

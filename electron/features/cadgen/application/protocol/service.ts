@@ -11,6 +11,7 @@ import { runTask } from './coordinator';
 import type { RunOptions } from './coordinator';
 import type { GenerationDeps } from './deps';
 import { dispatchOutbox } from './outbox';
+import { fullRecord } from './fullRecord';
 import type { TaskSnapshot } from './ports';
 import { resumeChange } from './resumeTask';
 import { moveTo } from './transitions';
@@ -127,6 +128,11 @@ export function createGenerationService(deps: GenerationDeps) {
     list: () => deps.repo.list(),
     show: load,
     ledger: (taskId: string) => deps.repo.ledger(taskId),
+    /** The ledger merged with the audit row of every model output (redacted raw arguments, field errors; format errors marked). */
+    fullRecord: (taskId: string) => {
+      load(taskId);
+      return fullRecord(deps.repo.ledger(taskId), deps.repo.invocations(taskId));
+    },
   };
 
   async function answerTask(taskId: string, text: string, options?: RunOptions): Promise<TaskRecord> {

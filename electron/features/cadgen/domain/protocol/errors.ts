@@ -34,6 +34,8 @@ export const ProtocolErrorCode = {
   renderServiceUnavailable: 'CDSL_RENDER_SERVICE_UNAVAILABLE',
   storageFailure: 'CDSL_STORAGE_FAILURE',
   failedInternal: 'CDSL_FAILED_INTERNAL',
+  /** A task-folder file no longer matches the sha256 its manifest records (data names the file): never served or exported. */
+  artifactCorrupt: 'CDSL_ARTIFACT_CORRUPT',
   waitingForUser: 'CDSL_WAITING_FOR_USER',
   noProgressLimit: 'CDSL_NO_PROGRESS_LIMIT',
   /** The fragment is identical to one already rejected or failed on this checkpoint: no build is spent on it again. */
@@ -75,6 +77,7 @@ export const ERROR_CATEGORY: Record<ProtocolErrorCodeValue, ErrorCategory> = {
   CDSL_RENDER_SERVICE_UNAVAILABLE: 'infrastructure',
   CDSL_STORAGE_FAILURE: 'infrastructure',
   CDSL_FAILED_INTERNAL: 'internal',
+  CDSL_ARTIFACT_CORRUPT: 'internal',
   CDSL_WAITING_FOR_USER: 'user',
   CDSL_NO_PROGRESS_LIMIT: 'terminal',
   CDSL_FRAGMENT_ALREADY_REJECTED: 'decision',
