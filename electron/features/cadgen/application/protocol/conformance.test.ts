@@ -29,9 +29,9 @@ describe('generation conformance suite', () => {
     const tools = conformanceTools(catalog, check);
     const fragments = tools.filter((t) => t.name === 'submit_cdsl_fragment');
     expect(fragments).toHaveLength(catalog.contracts.size);
-    expect(new Set(tools.filter((t) => t.name !== 'submit_cdsl_fragment').map((t) => t.name)).size).toBe(14);
+    expect(new Set(tools.filter((t) => t.name !== 'submit_cdsl_fragment').map((t) => t.name)).size).toBe(15);
     for (const tool of tools) {
-      const example = schemaExample(tool.parameters);
+      const example = schemaExample(tool.canonicalParameters ?? tool.parameters);
       const result = tool.validate(example);
       expect(result.ok, `${tool.name} ${String(JSON.stringify(example)).slice(0, 200)} ${JSON.stringify(result)}`.slice(0, 600)).toBe(true);
     }

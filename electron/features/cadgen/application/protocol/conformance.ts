@@ -33,10 +33,10 @@ const SNAPSHOT: TopologySnapshot = {
   measurements: { solid_count: 1, volume_mm3: 1, area_mm2: 1, bbox: { min: [0, 0, 0], max: [1, 1, 1] } },
 };
 
-function sampleView(state: TurnView['state'], catalog: CdslCatalog): TurnView {
+function sampleView(state: TurnView['state'], catalog: CdslCatalog, draftComplete: boolean): TurnView {
   return {
-    state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], requirementIds: ['req_001'], claimIds: ['claim_001'], visualClaimIds: ['claim_001'],
-    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, expected_schema: v.expected_schema })), operations: [...catalog.contracts.keys()], pending: null,
+    state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], draftComplete, requirementIds: ['req_001'], claimIds: ['claim_001'], visualClaimIds: ['claim_001'],
+    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema })), operations: [...catalog.contracts.keys()], pending: null,
     inspectedSnapshotId: null, fragmentSchema: null, evidenceRefs: ['ev_1'], checkpointTokens: ['rev_000'], completable: true, candidate: { id: 'cand_1', head: 'head_0001_rev_001' }, revisionId: 'rev_001',
   };
 }
@@ -44,7 +44,9 @@ function sampleView(state: TurnView['state'], catalog: CdslCatalog): TurnView {
 /** Every fixed tool of every state plus one fragment tool per offered operation. */
 export function conformanceTools(catalog: CdslCatalog, check: SchemaCheck): ExposedTool[] {
   const fixed = new Map<string, ExposedTool>();
-  for (const state of TASK_STATES) for (const tool of exposedTools(sampleView(state, catalog), check)) if (!fixed.has(tool.name)) fixed.set(tool.name, tool);
+  for (const state of TASK_STATES) {
+    for (const draftComplete of [false, true]) for (const tool of exposedTools(sampleView(state, catalog, draftComplete), check)) if (!fixed.has(tool.name)) fixed.set(tool.name, tool);
+  }
   const fragments = [...catalog.contracts.values()].map((contract) =>
     submitFragmentTool({ head: 'head_0001_rev_001', contractHash: 'ch_conformance', snapshotId: SNAPSHOT.snapshot_id, fragmentSchema: fragmentSchema(contract, SNAPSHOT), check }),
   );
@@ -63,7 +65,7 @@ export async function runGenerationConformance(model: ModelPort, catalog: CdslCa
   const checks: ConformanceCheck[] = [];
   const tools = conformanceTools(catalog, check);
   const probe = async (name: string, offered: ExposedTool[], target: ExposedTool): Promise<void> => {
-    const example = schemaExample(target.parameters);
+    const example = schemaExample(target.canonicalParameters ?? target.parameters);
     const fragmentOp = (example as { fragment?: { feature?: { atomic_id?: string } } } | undefined)?.fragment?.feature?.atomic_id;
     const label = fragmentOp ? `${name}:${fragmentOp}` : name;
     if (example === undefined || !target.validate(example).ok) {

@@ -165,7 +165,7 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     const ledger = deps.repo.ledger(task.task_id);
     let context: { system: string; user: string };
     let images: { mimeType: string; data: Uint8Array }[] = [];
-    if (role === 'author') context = authorContext(snapshot, ledger, [...deps.catalog.contracts.keys()], topology?.measurements ? { solid_count: topology.measurements.solid_count, volume_mm3: Math.round(topology.measurements.volume_mm3), bbox: topology.measurements.bbox } : null);
+    if (role === 'author') context = authorContext(snapshot, ledger, topology?.measurements ? { solid_count: topology.measurements.solid_count, volume_mm3: Math.round(topology.measurements.volume_mm3), bbox: topology.measurements.bbox } : null);
     else {
       const subject = await reviewSubject(snapshot, deps);
       context = reviewerContext(snapshot, subject.subject, subject.claims);

@@ -1,3 +1,4 @@
+import { resolveLocalRef } from '../contracts/schemaParts';
 import type { JsonSchema } from '../contracts/schemaParts';
 
 /**
@@ -6,12 +7,16 @@ import type { JsonSchema } from '../contracts/schemaParts';
  * exactly this through the tool, so every offered schema is exercised without hand-written
  * examples. Returns undefined for constructs it cannot satisfy (e.g. `not`).
  */
-export function schemaExample(schema: JsonSchema): unknown {
+export function schemaExample(schema: JsonSchema, root: JsonSchema = schema): unknown {
+  if (typeof schema.$ref === 'string') {
+    const target = resolveLocalRef(root, schema.$ref);
+    return target ? schemaExample(target, root) : undefined;
+  }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key] as JsonSchema[] | undefined;
-    if (branches?.length) return schemaExample(branches[0] as JsonSchema);
+    if (branches?.length) return schemaExample(branches[0] as JsonSchema, root);
   }
   if (schema.not !== undefined) return undefined;
   switch (schema.type) {
@@ -19,7 +24,7 @@ export function schemaExample(schema: JsonSchema): unknown {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const out: Record<string, unknown> = {};
       for (const name of (schema.required as string[] | undefined) ?? []) {
-        const value = properties[name] ? schemaExample(properties[name] as JsonSchema) : undefined;
+        const value = properties[name] ? schemaExample(properties[name] as JsonSchema, root) : undefined;
         if (value === undefined) return undefined;
         out[name] = value;
       }
@@ -28,7 +33,7 @@ export function schemaExample(schema: JsonSchema): unknown {
     case 'array': {
       const prefix = (schema.prefixItems as JsonSchema[] | undefined) ?? [];
       const count = Math.max((schema.minItems as number | undefined) ?? 0, prefix.length);
-      const items = Array.from({ length: count }, (_, i) => schemaExample((prefix[i] ?? schema.items) as JsonSchema));
+      const items = Array.from({ length: count }, (_, i) => schemaExample((prefix[i] ?? schema.items) as JsonSchema, root));
       return items.some((v) => v === undefined) ? undefined : items;
     }
     case 'number':
