@@ -8,6 +8,7 @@ import { ALL_VERIFIERS } from '../../verifiers/registry';
 import { TASK_STATES } from '../states';
 import { exposedTools, staleBindings } from './exposure';
 import type { TurnView } from './exposure';
+import { submitFragmentTool } from './fragmentTool';
 import { validateRawArguments } from './toolKit';
 import type { SchemaCheck } from './toolKit';
 
@@ -111,6 +112,20 @@ describe('protocol tools', () => {
     expect(validateRawArguments(read, JSON.stringify({ claim_kinds: ['solid_count_equals', 'solid_count_equals'] })).ok).toBe(false);
     expect(validateRawArguments(read, JSON.stringify({ claim_kinds: ['made_up_kind'] })).ok).toBe(false);
     expect(validateRawArguments(read, JSON.stringify({ claim_kinds: [] })).ok).toBe(false);
+  });
+
+  it('writes the sketch shape schema once in the extrude fragment tool and still validates outer and inner loops against it', () => {
+    const extrude = ALL_CONTRACTS.find((c) => c.atomic_id === 'extrude');
+    if (!extrude) throw new Error('extrude contract missing');
+    const tool = submitFragmentTool({ head: 'h1', contractHash: 'ch_1', snapshotId: null, fragmentSchema: fragmentSchema(extrude, null), check });
+    const text = JSON.stringify(tool.parameters);
+    expect(text.match(/"rounded_rectangle"/g)).toHaveLength(1);
+    expect(text.length).toBeLessThan(5000);
+    const sketch = { workplane: { origin: [0, 0, 0], normal: [0, 0, 1], x_dir: [1, 0, 0] }, profile: { outer: { type: 'rectangle', center: [0, 0], width_mm: 100, height_mm: 60 }, inner: [{ type: 'circle', center: [0, 0], diameter_mm: 10 }] } };
+    const call = (s: unknown) => JSON.stringify({ working_head: 'h1', contract_hash: 'ch_1', snapshot_id: null, fragment: { feature: { atomic_id: 'extrude', params: { extent: { kind: 'one_sided', distance_mm: 8, reverse: false }, body: 'new_body' } }, sketch: s } });
+    expect(validateRawArguments(tool, call(sketch)).ok).toBe(true);
+    expect(validateRawArguments(tool, call({ ...sketch, profile: { ...sketch.profile, inner: [{ type: 'ellipse', center: [0, 0] }] } })).ok).toBe(false);
+    expect(validateRawArguments(tool, call({ ...sketch, profile: { outer: { type: 'circle', center: [0, 0, 0], diameter_mm: 10 } } })).ok).toBe(false);
   });
 
   it('asks the final reviewer for exactly one verdict with evidence per visual claim', () => {
