@@ -1,13 +1,13 @@
 import type { TaskSnapshot } from './ports';
+import { uncoveredSources } from './requirementHandlers';
 import type { ClaimResult } from '../evaluateClaims';
 
 /** How many recent ledger events the author sees as a digest (never the whole ledger). */
 const RECENT_ACTIONS = 3;
 
 const AUTHOR_SYSTEM = [
-  'You are the author in the CadSight CDSL v3 protocol. You build a mechanical part one verified atomic action at a time.',
-  'Each turn call exactly one of the offered tools. Never write plans, Markdown or CDSL outside the tools.',
-  'Ids, heads, tokens and hashes must be copied exactly from the facts; the server assigns every id.',
+  'You are the author in the CadSight CDSL v3 protocol: you build a mechanical part one verified atomic action at a time.',
+  'Each turn call exactly one offered tool; no plans, Markdown or CDSL outside tools. Copy ids, heads, tokens and hashes exactly from the facts; the server assigns every id.',
   'Drafting: read the expected schema of the claim kinds you use (get_claim_schema), cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.',
   'Modelling: propose the next single action, read its operation contract (and topology when it needs selectors), then submit the fragment.',
   'Name in requirement_ids only the requirements the action makes or completes: a candidate is rejected when a claim of such a requirement fails, when a claim that passed before stops passing, or when a global invariant fails. A claim is pending while its geometry does not exist yet and fails once it exists and is wrong.',
@@ -60,7 +60,8 @@ export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unk
   const facts: Record<string, unknown> = {};
   if (task.state === 'DRAFTING_REQUIREMENTS') {
     facts.sources = snapshot.sources;
-    if (notes.claim_schemas) facts.claim_schemas = notes.claim_schemas;
+    // Read schemas matter while drafting tools are offered; the finalize turn does without them.
+    if (notes.claim_schemas && (snapshot.drafts.length === 0 || task.last_error !== null || uncoveredSources(snapshot).length > 0)) facts.claim_schemas = notes.claim_schemas;
     facts.drafts = snapshot.drafts.map((d) => ({ draft_id: d.draft_id, ...d.item }));
     Object.assign(facts, { state: task.state, working_head: task.working_head, head_revision: task.head_revision });
     if (task.answer) facts.user_answer = task.answer;

@@ -81,7 +81,11 @@ export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] 
     case 'ACTION_PENDING': {
       const pending = view.pending;
       if (!pending) return [];
-      const tools = observationTools(view, [pending.atomicId]);
+      // Pending: the contract is worth reading until it is read, the token bank only for an
+      // operation that selects or references geometry; drawings do not help fill a fragment.
+      const tools: ExposedTool[] = pending.contractHash === null ? [operationContractTool({ operations: [pending.atomicId] }) as ExposedTool] : [];
+      if (view.hasRevision && pending.needsSnapshot) tools.push(inspectTopologyTool({ head: view.head }) as ExposedTool);
+      if (view.hasRevision) tools.push(measureTool({ head: view.head }) as ExposedTool);
       if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
       const snapshotReady = !pending.needsSnapshot || view.inspectedSnapshotId !== null;
       if (pending.contractHash !== null && view.fragmentSchema !== null && snapshotReady) {
