@@ -48,7 +48,16 @@ function platePart(features: number): GenFixture {
 }
 
 /** One model request: `tokens` as the provider bills it (text ~bytes/4, PNG renders by pixels, OpenAI rule); `anthropicTokens` with Anthropic's rule. */
-interface Call { role: 'author' | 'reviewer'; state: string; checkpoint: number; tool: string; bytes: number; tokens: number; anthropicTokens: number; naiveTokens: number; factsBytes: number; imageTokens: ImageTokens }
+interface Call { role: 'author' | 'reviewer'; state: string; checkpoint: number; tool: string; bytes: number; tokens: number; anthropicTokens: number; naiveTokens: number; factsBytes: number; imageTokens: ImageTokens; toolsBytes: number; prompt: string }
+
+/**
+ * The text prompt in the order a caching provider reads it: system text, then each offered tool
+ * definition as sent, then the facts (images left out: they follow the text and are never part
+ * of a shared prefix here).
+ */
+function promptOrder(system: string, tools: unknown[], facts: string): string {
+  return [system, ...tools.map((t) => JSON.stringify((t as { function?: unknown }).function ?? t)), facts].join('\n');
+}
 
 function describe(request: CapturedRequest, step: ScriptStep): Call | null {
   const body = request.body as { messages: { role: string; content: unknown }[] };
@@ -57,6 +66,7 @@ function describe(request: CapturedRequest, step: ScriptStep): Call | null {
   const text = Array.isArray(user) ? String((user.find((p: { type: string }) => p.type === 'text') as { text: string }).text) : String(user);
   const facts = JSON.parse(text) as { conformance?: boolean; state: string; head_revision?: string | null };
   if (facts.conformance === true) return null;
+  const tools = (request.body as { tools?: unknown[] }).tools ?? [];
   const done = Number(String(facts.head_revision ?? 'rev_000').slice(4));
   const requirementsPhase = facts.state === 'DRAFTING_REQUIREMENTS' || facts.state === 'REVIEWING_REQUIREMENTS';
   return {
@@ -70,6 +80,8 @@ function describe(request: CapturedRequest, step: ScriptStep): Call | null {
     naiveTokens: tokensOf(request.bodyBytes),
     factsBytes: Buffer.byteLength(text),
     imageTokens: imageTokensOf(request),
+    toolsBytes: Buffer.byteLength(JSON.stringify(tools)),
+    prompt: promptOrder(system, tools, text),
   };
 }
 
@@ -225,6 +237,56 @@ function planBaseline(run: Run, rule: 'tokens' | 'anthropicTokens' | 'naiveToken
   };
 }
 
+/** Longest common prefix of two strings, in UTF-8 bytes. */
+function commonPrefixBytes(a: string, b: string): number {
+  let i = 0;
+  const n = Math.min(a.length, b.length);
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return Buffer.byteLength(a.slice(0, i));
+}
+
+/** Providers cache a prefix only from 1024 tokens on (OpenAI automatic caching, Anthropic's minimum for Sonnet/Opus): ≈ 4096 bytes at ~4 bytes per token. */
+const MIN_CACHED_PREFIX_BYTES = 1024 * 4;
+
+/**
+ * Share of one role's prompt bytes that repeat, byte for byte, the start of an earlier request of
+ * the same run (the longest match over all earlier requests: a cache keeps every recent prefix):
+ * `shared` counts every repeated byte, `cacheable` only prefixes of at least 1024 tokens.
+ */
+function prefixShare(run: Run, role: 'author' | 'reviewer') {
+  const calls = run.calls.filter((c) => c.role === role);
+  let total = 0;
+  let shared = 0;
+  let cacheable = 0;
+  calls.forEach((c, i) => {
+    const best = calls.slice(0, i).reduce((m, earlier) => Math.max(m, commonPrefixBytes(earlier.prompt, c.prompt)), 0);
+    total += Buffer.byteLength(c.prompt);
+    shared += best;
+    if (best >= MIN_CACHED_PREFIX_BYTES) cacheable += best;
+  });
+  return { fixture: run.fixture.id, role, calls: calls.length, promptBytes: total, sharedShare: round(shared / total, 3), cacheableShare: round(cacheable / total, 3) };
+}
+
+/** The flange's author requests: total and per-turn bytes, the finalize turn, the tool-schema share. */
+function authorBytes(run: Run) {
+  const author = run.calls.filter((c) => c.role === 'author');
+  const finalize = author.find((c) => c.tool === 'finalize_requirements_draft');
+  const sum = (xs: number[]): number => xs.reduce((x, y) => x + y, 0);
+  const reviewer = run.calls.filter((c) => c.role === 'reviewer');
+  return {
+    fixture: run.fixture.id,
+    authorCalls: author.length,
+    authorRequestBytes: sum(author.map((c) => c.bytes)),
+    toolSchemaShare: round(sum(author.map((c) => c.toolsBytes)) / sum(author.map((c) => c.bytes)), 3),
+    largestAuthorRequest: Math.max(...author.map((c) => c.bytes)),
+    finalizeTurnBytes: finalize?.bytes ?? null,
+    draftingTurns: author.filter((c) => c.checkpoint === 0).map((c) => ({ tool: c.tool, bytes: c.bytes })),
+    reviewerCalls: reviewer.length,
+    reviewerRequestBytes: sum(reviewer.map((c) => c.bytes)),
+    targets: { authorRequestBytes: 60 * 1024, finalizeTurnBytes: 4 * 1024 },
+  };
+}
+
 const benchStarted = performance.now();
 const evalFixtures = ['plate_with_holes', 'flange', 'l_bracket_rib', 'chamfered_block'].map((id) => JSON.parse(readFileSync(path.join(fixturesDir, `${id}.json`), 'utf8')) as GenFixture);
 const three = evalFixtures.find((f) => f.id === 'flange')!; // the 3-feature part (three actions)
@@ -273,6 +335,9 @@ const cacheRuns = evalRuns.map((r) => {
   return { fixture: r.fixture.id, promptTokens: r.usage.promptTokens, cachedPromptTokens: cached, share: round(cached / Math.max(1, r.usage.promptTokens), 3) };
 });
 const cache = { rule: 'automatic prefix cache, >= 1024 tokens (electron/testSupport/scriptedProvider/promptCache.ts)', runs: cacheRuns, medianShare: round(median(cacheRuns.map((c) => c.share)), 3) };
+const flange = authorBytes(scaling[0]!);
+const prefix = evalRuns.map((r) => ({ author: prefixShare(r, 'author'), reviewer: prefixShare(r, 'reviewer') }));
+const prefixMedian = { authorShared: round(median(prefix.map((p) => p.author.sharedShare)), 3), authorCacheable: round(median(prefix.map((p) => p.author.cacheableShare)), 3), reviewerShared: round(median(prefix.map((p) => p.reviewer.sharedShare)), 3) };
 
 const result = {
   machine: { cpus: os.cpus().length, node: process.version, load_average_start: loadAverageAtStart, load_average_end: os.loadavg().map((l) => round(l, 2)), date: new Date().toISOString() },
@@ -282,6 +347,8 @@ const result = {
   happyPath: happy,
   overhead,
   cache,
+  authorRequests: flange,
+  stablePrefix: { runs: prefix, median: prefixMedian, minCachedPrefixBytes: MIN_CACHED_PREFIX_BYTES },
   planBaseline: { runs: baseline, medianSaving, medianSavingMarkdown, medianSavingAll, medianSavingAllAnthropic, medianSavingNaive, medianSavingAllNaive, target: 0.3 },
 };
 
@@ -297,11 +364,15 @@ The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadg
 
 | measure | value | baseline / target |
 |---|---|---|
+| flange author requests, happy path (${flange.authorCalls} calls, ${pct(flange.toolSchemaShare)} of it tool schemas) | **${round(flange.authorRequestBytes / 1024)} KB** | target ≤ 60 KB: ${met(flange.authorRequestBytes <= flange.targets.authorRequestBytes)} |
+| flange finalize_requirements_draft turn | **${flange.finalizeTurnBytes === null ? 'no finalize turn' : `${round(flange.finalizeTurnBytes / 1024, 2)} KB`}** | target ≤ 4 KB: ${met(flange.finalizeTurnBytes !== null && flange.finalizeTurnBytes <= flange.targets.finalizeTurnBytes)}; drafting turns ${flange.draftingTurns.map((t) => `${t.tool} ${t.bytes} B`).join(', ')}; largest author request ${flange.largestAuthorRequest} B |
+| flange reviewer requests (${flange.reviewerCalls} calls, renders included; measured as sent) | ${round(flange.reviewerRequestBytes / 1024)} KB | no target here (the reviewer renders are another change) |
+| author prompt bytes repeating an earlier request's prefix (system, tools, facts in that order), median of 4 fixtures | **${pct(prefixMedian.authorShared)}**; in prefixes ≥ 1024 tokens (what a provider caches): ${pct(prefixMedian.authorCacheable)} | per fixture: ${prefix.map((p) => `${p.author.fixture} ${pct(p.author.sharedShare)} / ${pct(p.author.cacheableShare)}`).join('; ')}; reviewer text: ${pct(prefixMedian.reviewerShared)} |
 | author request at checkpoint 12 vs checkpoint 1 (12-feature part), mean per turn | ${twelve[11]!.meanBytes} B vs ${twelve[0]!.meanBytes} B → **${growth.meanBytesRatio}×** | target ≤ ${growth.target}×: ${met(growth.meanBytesRatio <= growth.target)} |
 | same, largest author request of the checkpoint | ${twelve[11]!.maxBytes} B vs ${twelve[0]!.maxBytes} B → ${growth.maxBytesRatio}× | target ≤ ${growth.target}× |
 | calls per checkpoint on the happy path | ${happy.map((h) => `${h.fixture}: ${h.exact ? 'exactly 1 + 1' : `fragments ${h.fragmentCallsPerCheckpoint.join('/')}, reviews ${h.candidateReviewsPerCheckpoint.join('/')}`}`).join('; ')} | target: 1 fragment call + 1 candidate review per checkpoint: ${met(happy.every((h) => h.exact))} |
 | orchestration overhead, model answering in ${MODEL_DELAY_MS} ms (${overhead.fixture}, ${overhead.modelCalls} calls) | **${pct(overhead.orchestrationShare, 2)}** of ${overhead.wallMs} ms | model ${overhead.modelMs} ms, kernel ${overhead.kernelMs} ms (builds, STEP re-import) and GLB/PNG encoding ${overhead.encodingMs} ms excluded; target < 5 %: ${met(overhead.orchestrationShare < overhead.target)}; everything but the model: ${pct(overhead.nonModelShare, 2)} |
-| author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures | **${pct(medianSaving)} fewer** | target ≥ 30 % fewer: ${met(medianSaving >= 0.3)} |
+| author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures (text tokens estimated as bytes / 4, no tokenizer) | **${pct(medianSaving)} fewer** (per fixture: ${baseline.map((b) => `${b.fixture} ${pct(b.saving)}`).join(', ')}) | target ≥ 30 % fewer on each: ${met(baseline.every((b) => b.saving >= 0.3))} |
 | same, variant B: the old modelling turns also carried requirements.md + completion.md in full | ${pct(medianSavingMarkdown)} fewer | target ≥ 30 % fewer: ${met(medianSavingMarkdown >= 0.3)} |
 | all prompt tokens incl. requirement, candidate and final reviews (renders billed by pixels, OpenAI rule) | ${pct(medianSavingAll)} fewer (Anthropic rule: ${pct(medianSavingAllAnthropic)}) | same baseline; no target (the seed keeps result reviews on purpose) |
 | prompt tokens a caching provider serves from its cache on the happy path (automatic prefix cache ≥ 1024 tokens, simulated by the scripted provider), median of 4 fixtures | **${pct(cache.medianShare)}** (${cache.runs.map((c) => `${c.fixture}: ${c.cachedPromptTokens} of ${c.promptTokens}`).join('; ')}) | no target; only what repeats verbatim from the start of an earlier request (system text, then tool definitions) can be served, so a system text or tool set that changes between turns caches nothing |

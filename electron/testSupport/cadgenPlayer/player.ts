@@ -113,6 +113,11 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
         const sources = (facts.sources as { source_id: string }[]).map((s) => s.source_id);
         const drafts = facts.drafts as DraftFacts[];
         if (drafts.length === 0) {
+          // Like a model that knows only the kinds' one-liners: read the expected schemas it is about to use, once.
+          const kinds = [...new Set(fixture.requirements.flatMap((r) => r.claims.map((c) => c.claim_kind)))];
+          const read = Object.keys((facts.claim_schemas as Record<string, unknown> | undefined) ?? {});
+          const unread = kinds.filter((k) => !read.includes(k)).slice(0, 8);
+          if (unread.length > 0 && tools.includes('get_claim_schema')) return call('get_claim_schema', { claim_kinds: unread });
           return call('submit_requirements_draft_batch', { items: fixture.requirements.map((r) => ({ source_ids: sources, statement: r.statement, assumptions: [], acceptance_claims: r.claims })) });
         }
         // A source no draft cites (the user's answer) is attached to the draft it answers before finalizing.

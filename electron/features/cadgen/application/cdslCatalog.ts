@@ -1,7 +1,7 @@
 import { AppError } from '../../../../shared/errors';
 import { buildContractRegistry, ALL_CONTRACTS } from '../domain/contracts/registry';
 import { fragmentSchema } from '../domain/contracts/fragmentSchema';
-import { sketchSchema } from '../domain/contracts/sketchSchema';
+import { sketchDocument } from '../domain/contracts/sketchSchema';
 import type { OperationContract } from '../domain/contracts/types';
 import type { JsonSchema } from '../domain/contracts/schemaParts';
 import { cdslDocumentSchema, cdslFragmentSchema, featureIdFor } from '../domain/document';
@@ -67,7 +67,7 @@ export function createCdslCatalog(executableIds: ReadonlySet<string>): CdslCatal
       rejected.push({ atomic_id: contract.atomic_id, problems: [`schema does not compile: ${(error as Error).message}`] });
     }
   }
-  validator.compile(sketchSchema);
+  validator.compile(sketchDocument);
 
   function featureIssues(feature: CdslFeature, contract: OperationContract): SchemaIssue[] {
     const where = `/features/${feature.id}`;
@@ -75,7 +75,7 @@ export function createCdslCatalog(executableIds: ReadonlySet<string>): CdslCatal
     const shape = contract.fragment_shape;
     if (shape.sketch === 'required' && feature.sketch === undefined) issues.push({ path: where, message: 'sketch is required' });
     if (shape.sketch === 'forbidden' && feature.sketch !== undefined) issues.push({ path: where, message: `sketch is forbidden for ${contract.atomic_id}` });
-    if (shape.sketch === 'required' && feature.sketch !== undefined) issues.push(...validator.issues(sketchSchema, feature.sketch, `${where}/sketch`));
+    if (shape.sketch === 'required' && feature.sketch !== undefined) issues.push(...validator.issues(sketchDocument, feature.sketch, `${where}/sketch`));
     if (shape.params === 'forbidden' && feature.params !== undefined) issues.push({ path: where, message: `params are forbidden for ${contract.atomic_id}` });
     else if (shape.params !== 'forbidden') {
       if (feature.params === undefined) issues.push({ path: where, message: 'params are required' });

@@ -9,7 +9,7 @@ import { validateRawArguments } from '../../domain/protocol/tools/toolKit';
 import { createCdslCatalog } from '../../application/cdslCatalog';
 import { conformanceTools, runGenerationConformance, type ConformanceKey } from '../../application/protocol/conformance';
 import { schemaFamilies } from '../../application/protocol/conformanceProbes';
-import { createGatewayModel, endpointOf } from './gatewayModel';
+import { createGatewayModel, endpointOf, strictToolParameters } from './gatewayModel';
 
 const catalog = createCdslCatalog(OCCT_OPERATION_IDS);
 const check = (schema: Parameters<typeof catalog.validator.issues>[0], value: unknown, path: string) => catalog.validator.issues(schema, value, path);
@@ -41,7 +41,7 @@ async function modelOver(script: ScriptStep[] | ((request: CapturedRequest) => S
 
 describe('conformance through the gateway over real HTTP', () => {
   it("a scripted provider that enforces OpenAI's strict-schema rules accepts every schema the product sends in strict mode", async () => {
-    for (const tool of tools) expect(openAiStrictIssues(compileOpenAiStrict(tool.parameters)), tool.name).toEqual([]);
+    for (const tool of tools) expect(openAiStrictIssues(strictToolParameters('chat-completions', tool)), tool.name).toEqual([]);
     for (const family of schemaFamilies(tools).families) expect(openAiStrictIssues(compileOpenAiStrict(family.probe.parameters)), family.name).toEqual([]);
     const model = await modelOver(echo);
     const report = await runGenerationConformance(model, catalog, check, key, { modes: 'all' });

@@ -1,8 +1,17 @@
+import { inlineLocalRefs } from '../../domain/contracts/schemaParts';
 import { compileStrictSchema, restoreOptionals, strictUsesNullForOptional } from '../../../../platform/llm/strictDialect/index';
 import type { LlmContentPart, LlmGateway, LlmProtocol, LlmToolDefinition } from '../../../../platform/llm/types';
 import type { ModelEndpoint, ModelPort, ModelReply, OutputMode } from '../../application/protocol/ports';
 
 const MAX_OUTPUT_TOKENS = 4096;
+
+/**
+ * What strict mode sends for a tool: its full closed schema (a strict schema cannot leave an object
+ * open, so the compact claim offer will not do), references inlined, compiled to the protocol's dialect.
+ */
+export function strictToolParameters(protocol: LlmProtocol, tool: { parameters: Record<string, unknown>; canonicalParameters?: Record<string, unknown> }): Record<string, unknown> {
+  return compileStrictSchema(protocol, inlineLocalRefs(tool.canonicalParameters ?? tool.parameters));
+}
 
 /** The endpoint a gateway provider config stands for: strict and tool modes everywhere; JSON mode where the protocol has one. */
 export function endpointOf(provider: { protocol: LlmProtocol; baseUrl: string; model: string }): ModelEndpoint {
@@ -44,9 +53,11 @@ export function createGatewayModel(id: string, gateway: LlmGateway, endpoint?: M
       const protocol = (endpoint?.protocol ?? 'chat-completions') as LlmProtocol;
       const content: LlmContentPart[] = [{ type: 'text', text: request.user }, ...(request.images ?? []).map((image) => ({ type: 'image' as const, ...image }))];
       const byName = new Map(request.tools.map((t) => [t.name, t]));
-      const tools: LlmToolDefinition[] = mode === 'strict' ? request.tools.map((t) => ({ ...t, parameters: compileStrictSchema(protocol, t.parameters), strict: true })) : request.tools;
+      const tools: LlmToolDefinition[] = request.tools.map(({ canonicalParameters, ...t }) =>
+        mode === 'strict' ? { ...t, parameters: strictToolParameters(protocol, { ...t, ...(canonicalParameters ? { canonicalParameters } : {}) }), strict: true } : t,
+      );
       const response = await gateway.complete({
-        system: mode === 'json' ? `${request.system}\n\n${JSON_MODE_RULES}\n${JSON.stringify(request.tools)}` : request.system,
+        system: mode === 'json' ? `${request.system}\n\n${JSON_MODE_RULES}\n${JSON.stringify(tools)}` : request.system,
         messages: [{ role: 'user', content }],
         ...(mode === 'json'
           ? { responseFormat: 'json_object' as const }
@@ -68,7 +79,7 @@ export function createGatewayModel(id: string, gateway: LlmGateway, endpoint?: M
       const reply: ModelReply = { kind: 'call', name: call.name, rawArguments: call.rawArguments, usage: response.usage };
       const canonical = byName.get(call.name);
       if (mode !== 'strict' || !strictUsesNullForOptional(protocol) || !canonical || call.parsed === undefined) return reply;
-      const restored = JSON.stringify(restoreOptionals(canonical.parameters, call.parsed));
+      const restored = JSON.stringify(restoreOptionals(inlineLocalRefs(canonical.canonicalParameters ?? canonical.parameters), call.parsed));
       // Unchanged arguments keep their exact raw bytes (hash and format checks see what was sent).
       return restored === JSON.stringify(call.parsed) ? reply : { ...reply, rawArguments: restored };
     },

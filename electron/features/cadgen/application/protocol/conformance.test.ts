@@ -4,7 +4,7 @@ import { OCCT_OPERATION_IDS } from '../../adapters/occt/operationIds';
 import { schemaExamples } from '../../domain/protocol/schemaExample';
 import { createCdslCatalog } from '../cdslCatalog';
 import { conformanceTools, runGenerationConformance, type ConformanceKey } from './conformance';
-import { schemaFamilies } from './conformanceProbes';
+import { probeSchemaOf, schemaFamilies } from './conformanceProbes';
 import type { ModelEndpoint, ModelPort, ModelTurn, OutputMode } from './ports';
 
 const catalog = createCdslCatalog(OCCT_OPERATION_IDS);
@@ -48,7 +48,7 @@ describe('generation conformance suite', () => {
     const claims = (batch?.examples ?? []).flatMap((e) => (e as { items: { acceptance_claims: { claim_kind: string; [k: string]: unknown }[] }[] }).items.flatMap((i) => i.acceptance_claims));
     expect(new Set(claims.map((c) => c.claim_kind))).toEqual(new Set([...catalog.verifiers.keys()]));
     const tool = tools.find((t) => t.name === 'submit_requirements_draft_batch')!;
-    expect(schemaExamples(tool.parameters).length).toBeGreaterThan(catalog.verifiers.size / 2);
+    expect(schemaExamples(probeSchemaOf(tool)).length).toBeGreaterThan(catalog.verifiers.size / 2);
   });
 
   it('passes a model that sends back exactly the shown arguments, with one probe per family plus the two-tool probe', async () => {

@@ -10,7 +10,7 @@ import { validateRawArguments } from '../../domain/protocol/tools/toolKit';
 import type { ExposedTool, SchemaCheck } from '../../domain/protocol/tools/toolKit';
 import type { TopologySnapshot } from '../../domain/topology';
 import type { CdslCatalog } from '../cdslCatalog';
-import { familyMismatch, schemaFamilies } from './conformanceProbes';
+import { familyMismatch, probeSchemaOf, schemaFamilies } from './conformanceProbes';
 import type { ModelPort, ModelTurn, OutputMode } from './ports';
 
 export interface ConformanceCheck {
@@ -59,10 +59,10 @@ const SNAPSHOT: TopologySnapshot = {
   measurements: { solid_count: 1, volume_mm3: 1, area_mm2: 1, bbox: { min: [0, 0, 0], max: [1, 1, 1] } },
 };
 
-function sampleView(state: TurnView['state'], catalog: CdslCatalog): TurnView {
+function sampleView(state: TurnView['state'], catalog: CdslCatalog, draftComplete: boolean): TurnView {
   return {
-    state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], requirementIds: ['req_001'], claimIds: ['claim_001'], visualClaimIds: ['claim_001'],
-    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, expected_schema: v.expected_schema })), operations: [...catalog.contracts.keys()], pending: null,
+    state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], draftComplete, requirementIds: ['req_001'], claimIds: ['claim_001'], visualClaimIds: ['claim_001'],
+    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema })), operations: [...catalog.contracts.keys()], pending: null,
     inspectedSnapshotId: null, fragmentSchema: null, evidenceRefs: ['ev_1'], checkpointTokens: ['rev_000'], completable: true, candidate: { id: 'cand_1', head: 'head_0001_rev_001' }, revisionId: 'rev_001',
   };
 }
@@ -70,7 +70,9 @@ function sampleView(state: TurnView['state'], catalog: CdslCatalog): TurnView {
 /** Every fixed tool of every state plus one fragment tool per offered operation. */
 export function conformanceTools(catalog: CdslCatalog, check: SchemaCheck): ExposedTool[] {
   const fixed = new Map<string, ExposedTool>();
-  for (const state of TASK_STATES) for (const tool of exposedTools(sampleView(state, catalog), check)) if (!fixed.has(tool.name)) fixed.set(tool.name, tool);
+  for (const state of TASK_STATES) {
+    for (const draftComplete of [false, true]) for (const tool of exposedTools(sampleView(state, catalog, draftComplete), check)) if (!fixed.has(tool.name)) fixed.set(tool.name, tool);
+  }
   const fragments = [...catalog.contracts.values()].map((contract) =>
     submitFragmentTool({ head: 'head_0001_rev_001', contractHash: 'ch_conformance', snapshotId: SNAPSHOT.snapshot_id, fragmentSchema: fragmentSchema(contract, SNAPSHOT), check }),
   );
@@ -79,7 +81,7 @@ export function conformanceTools(catalog: CdslCatalog, check: SchemaCheck): Expo
 
 /** The schema set the product sends, as one canonical text (its sha256 is part of the conformance key). */
 export function schemaSetText(catalog: CdslCatalog, check: SchemaCheck): string {
-  return canonicalJson(conformanceTools(catalog, check).map((t) => ({ name: t.name, parameters: t.parameters })));
+  return canonicalJson(conformanceTools(catalog, check).map((t) => ({ name: t.name, parameters: t.parameters, ...(t.canonicalParameters ? { canonicalParameters: t.canonicalParameters } : {}) })));
 }
 
 /** Largest probe request (system + user text + tool schemas, in bytes) the suite may send. */
@@ -109,7 +111,7 @@ export async function runGenerationConformance(model: ModelPort, catalog: CdslCa
   const tools = conformanceTools(catalog, check);
   const { families, invalidMembers } = schemaFamilies(tools);
   const [a, b] = tools;
-  const twoTools = a && b ? { offered: [a, b], target: b, example: schemaExample(b.parameters) } : null;
+  const twoTools = a && b ? { offered: [a, b], target: b, example: schemaExample(probeSchemaOf(b)) } : null;
   const offered = model.endpoint?.modes ?? (['tool'] as OutputMode[]);
   const requests: { name: string; turn: (mode: OutputMode) => ModelTurn; judge: (name: string, raw: string) => string | null }[] = [
     ...families.map((family) => ({
@@ -120,7 +122,7 @@ export async function runGenerationConformance(model: ModelPort, catalog: CdslCa
     ...(twoTools
       ? [{
           name: 'choice_among_two',
-          turn: (mode: OutputMode): ModelTurn => ({ mode, system: SYSTEM, user: JSON.stringify({ conformance: true, mode, call: twoTools.target.name, arguments: twoTools.example }), tools: twoTools.offered.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })), purpose: 'cadgen.conformance' }),
+          turn: (mode: OutputMode): ModelTurn => ({ mode, system: SYSTEM, user: JSON.stringify({ conformance: true, mode, call: twoTools.target.name, arguments: twoTools.example }), tools: twoTools.offered.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, ...(t.canonicalParameters ? { canonicalParameters: t.canonicalParameters } : {}) })), purpose: 'cadgen.conformance' }),
           judge: (name: string, raw: string) => {
             if (name !== twoTools.target.name) return `called ${name}`;
             const validation = validateRawArguments(twoTools.target, raw);

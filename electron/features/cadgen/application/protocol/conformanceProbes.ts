@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../domain/canonicalJson';
+import { inlineLocalRefs } from '../../domain/contracts/schemaParts';
 import type { JsonSchema } from '../../domain/contracts/schemaParts';
 import { schemaExample, schemaExamples } from '../../domain/protocol/schemaExample';
 import type { ExposedTool } from '../../domain/protocol/tools/toolKit';
@@ -38,6 +39,15 @@ function bare(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/**
+ * The schema a tool is validated against (the full closed one where the offered one is compact,
+ * e.g. the claim oneOf), with its local `#/$defs/<name>` references inlined: nested inside a
+ * probe's array items, a reference would otherwise point at the probe's root, which has no $defs.
+ */
+export function probeSchemaOf(tool: ExposedTool): JsonSchema {
+  return bare(inlineLocalRefs(tool.canonicalParameters ?? tool.parameters));
+}
+
 function memberKey(tool: ExposedTool): string {
   const op = (schemaExample(tool.parameters) as { fragment?: { feature?: { atomic_id?: unknown } } } | undefined)?.fragment?.feature?.atomic_id;
   return typeof op === 'string' ? `${tool.name}__${op}` : tool.name;
@@ -55,7 +65,7 @@ export function schemaFamilies(tools: ExposedTool[]): { families: SchemaFamily[]
   const invalidMembers: string[] = [];
   for (const tool of tools) {
     const key = memberKey(tool);
-    const examples = schemaExamples(tool.parameters).filter((example) => tool.validate(example).ok);
+    const examples = schemaExamples(probeSchemaOf(tool)).filter((example) => tool.validate(example).ok);
     if (examples.length === 0) {
       invalidMembers.push(key);
       continue;
@@ -72,7 +82,7 @@ export function schemaFamilies(tools: ExposedTool[]): { families: SchemaFamily[]
       description: `Conformance probe (${name} schemas): send back the given example set exactly.`,
       parameters: {
         type: 'object',
-        properties: Object.fromEntries(members.map((m) => [m.key, { type: 'array', items: bare(m.tool.parameters), minItems: m.examples.length, maxItems: m.examples.length }])),
+        properties: Object.fromEntries(members.map((m) => [m.key, { type: 'array', items: probeSchemaOf(m.tool), minItems: m.examples.length, maxItems: m.examples.length }])),
         required: members.map((m) => m.key),
         additionalProperties: false,
       },

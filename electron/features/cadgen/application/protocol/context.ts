@@ -1,14 +1,14 @@
 import type { TaskSnapshot } from './ports';
+import { uncoveredSources } from './requirementHandlers';
 import type { ClaimResult } from '../evaluateClaims';
 
 /** How many recent ledger events the author sees as a digest (never the whole ledger). */
 const RECENT_ACTIONS = 3;
 
 const AUTHOR_SYSTEM = [
-  'You are the author in the CadSight CDSL v3 protocol. You build a mechanical part one verified atomic action at a time.',
-  'Each turn call exactly one of the offered tools. Never write plans, Markdown or CDSL outside the tools.',
-  'Ids, heads, tokens and hashes must be copied exactly from the facts; the server assigns every id.',
-  'Drafting: cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.',
+  'You are the author in the CadSight CDSL v3 protocol: you build a mechanical part one verified atomic action at a time.',
+  'Each turn call exactly one offered tool; no plans, Markdown or CDSL outside tools. Copy ids, heads, tokens and hashes exactly from the facts; the server assigns every id.',
+  'Drafting: read the expected schema of the claim kinds you use (get_claim_schema), cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.',
   'Modelling: propose the next single action, read its operation contract (and topology when it needs selectors), then submit the fragment.',
   'Name in requirement_ids only the requirements the action makes or completes: a candidate is rejected when a claim of such a requirement fails, when a claim that passed before stops passing, or when a global invariant fails. A claim is pending while its geometry does not exist yet and fails once it exists and is wrong.',
 ].join('\n');
@@ -46,23 +46,29 @@ function recentActions(ledger: Record<string, unknown>[]): Record<string, unknow
 
 /**
  * The author's context for one turn (seed §7): frozen contract summary with coverage, compact
- * measurements, the pending action or a digest of recent actions, the last relevant error and
- * operation names. The selector token bank appears only after inspect_topology; the operation
- * schema only as the fragment tool's own parameters after get_cdsl_operation_contract.
- * Drafting turns see the source paragraphs instead of the contract.
+ * measurements, the pending action or a digest of recent actions, the last relevant error. The
+ * selector token bank appears only after inspect_topology; the operation schema only as the
+ * fragment tool's own parameters after get_cdsl_operation_contract; claim kinds' expected
+ * schemas only after get_claim_schema. Operation names are not repeated here: the
+ * propose_next_action enum carries them. Drafting turns see the source paragraphs instead of
+ * the contract. Keys run from what changes least (sources, the frozen requirements) to what
+ * changes every turn (heads, notes, the last error), so successive requests share a long prefix.
  */
-export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unknown>[], operations: string[], measurements: unknown): { system: string; user: string } {
+export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unknown>[], measurements: unknown): { system: string; user: string } {
   const { task } = snapshot;
   const notes = task.notes.head === task.working_head ? task.notes : { head: task.working_head };
-  const facts: Record<string, unknown> = { state: task.state, working_head: task.working_head, head_revision: task.head_revision };
+  const facts: Record<string, unknown> = {};
   if (task.state === 'DRAFTING_REQUIREMENTS') {
     facts.sources = snapshot.sources;
+    // Read schemas matter while drafting tools are offered; the finalize turn does without them.
+    if (notes.claim_schemas && (snapshot.drafts.length === 0 || task.last_error !== null || uncoveredSources(snapshot).length > 0)) facts.claim_schemas = notes.claim_schemas;
     facts.drafts = snapshot.drafts.map((d) => ({ draft_id: d.draft_id, ...d.item }));
+    Object.assign(facts, { state: task.state, working_head: task.working_head, head_revision: task.head_revision });
     if (task.answer) facts.user_answer = task.answer;
   } else {
     facts.requirements = coverage(snapshot);
     facts.claims = claimSummary(snapshot, task.head_revision ? snapshot.claimResults.get(task.head_revision) : undefined);
-    facts.operations = operations;
+    Object.assign(facts, { state: task.state, working_head: task.working_head, head_revision: task.head_revision });
     if (measurements) facts.measurements = measurements;
     if (snapshot.pending) facts.pending_action = { action_id: snapshot.pending.action_id, ...snapshot.pending.proposal, contract_read: snapshot.pending.contract_hash !== null };
     else facts.recent_actions = recentActions(ledger);

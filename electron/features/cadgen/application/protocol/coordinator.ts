@@ -184,17 +184,18 @@ async function drive(deps: GenerationDeps, taskId: string, options: RunOptions):
     const ledger = deps.repo.ledger(task.task_id);
     let context: { system: string; user: string };
     let images: { mimeType: string; data: Uint8Array }[] = [];
-    if (role === 'author') context = authorContext(snapshot, ledger, [...deps.catalog.contracts.keys()], topology?.measurements ? { solid_count: topology.measurements.solid_count, volume_mm3: Math.round(topology.measurements.volume_mm3), bbox: topology.measurements.bbox } : null);
+    if (role === 'author') context = authorContext(snapshot, ledger, topology?.measurements ? { solid_count: topology.measurements.solid_count, volume_mm3: Math.round(topology.measurements.volume_mm3), bbox: topology.measurements.bbox } : null);
     else {
       const subject = await reviewSubject(snapshot, deps);
       context = reviewerContext(snapshot, subject.subject, subject.claims);
       images = subject.images;
     }
     const model = role === 'author' ? deps.author : deps.reviewer;
-    const toolDefinitions = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const offeredDefinitions = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const toolDefinitions = tools.map((t, i) => ({ ...offeredDefinitions[i]!, ...(t.canonicalParameters ? { canonicalParameters: t.canonicalParameters } : {}) }));
     const purpose = `cadgen.${role}.${task.state.toLowerCase()}`;
     // Charged as it starts (issue 24): a call a crash cuts off still counts on resume.
-    const requestBytes = Buffer.byteLength(JSON.stringify({ system: context.system, user: context.user, tools: toolDefinitions }), 'utf8');
+    const requestBytes = Buffer.byteLength(JSON.stringify({ system: context.system, user: context.user, tools: offeredDefinitions }), 'utf8');
     const attemptUsage = (retries: number) => ({ providerId: model.id, model: model.id, contextBytes: requestBytes, latencyMs: 0, retries });
     callId = deps.newId('call');
     deps.repo.chargeCallStarted(task.task_id, task.state_version, { role, tool: purpose, call_id: callId, usage: attemptUsage(0) }, chargeCall(task.usage, role, { contextBytes: requestBytes }));

@@ -3,7 +3,7 @@ import { handleCompleteTask, handleGeometryConclusion, handleProposeNextAction, 
 import { handleReviewCandidate, handleSubmitFragment } from './candidateHandlers';
 import { handleReviewFinal } from './finalHandlers';
 import type { Handler } from './handlerTypes';
-import { handleInspectTopology, handleMeasure, handleOperationContract, handleRenderView } from './observationHandlers';
+import { handleClaimSchema, handleInspectTopology, handleMeasure, handleOperationContract, handleRenderView } from './observationHandlers';
 import { handleDraftBatch, handleFinalizeDraft, handlePatchDraft, handleReviewRequirements } from './requirementHandlers';
 
 /** One handler per tool; the coordinator dispatches validated calls here and nowhere else. */
@@ -11,6 +11,7 @@ export const HANDLERS: Record<ToolName, Handler<never>> = {
   submit_requirements_draft_batch: handleDraftBatch,
   patch_requirements_draft: handlePatchDraft,
   finalize_requirements_draft: handleFinalizeDraft,
+  get_claim_schema: handleClaimSchema,
   review_requirements: handleReviewRequirements,
   propose_next_action: handleProposeNextAction,
   inspect_topology: handleInspectTopology,

@@ -49,6 +49,20 @@ export const handleOperationContract: Handler<{ atomic_id: string }> = async ({ 
   return observed(`contract ${contract.atomic_id} ${hash}`, notes, pending ? { pending } : {});
 };
 
+/** get_claim_schema: the closed expected-value schemas of the named kinds, kept with those read before at this head. */
+export const handleClaimSchema: Handler<{ claim_kinds: string[] }> = async ({ snapshot, value, deps }) => {
+  const head = snapshot.task.working_head;
+  const kept = snapshot.task.notes.head === head ? snapshot.task.notes.claim_schemas ?? {} : {};
+  const read: Record<string, unknown> = {};
+  for (const kind of value.claim_kinds) {
+    const verifier = deps.catalog.verifiers.get(kind);
+    if (!verifier) return rejected(protocolError(ProtocolErrorCode.verifierUnavailable, `no verifier for ${kind}`, { kinds: [kind] }));
+    read[kind] = verifier.expected_schema;
+  }
+  const notes = noted(snapshot.task.notes, head, { claim_schemas: { ...kept, ...read }, last_tool: { tool: 'get_claim_schema', outcome: value.claim_kinds.join(', ') } });
+  return observed(`claim schemas ${value.claim_kinds.join(', ')}`, notes);
+};
+
 /** measure: compact measurements of the head revision. */
 export const handleMeasure: Handler<{ quantity: string }> = async ({ snapshot, value, topology }) => {
   if (!topology) return rejected(protocolError(ProtocolErrorCode.runtimePreconditionFailed, 'the part has no geometry yet'));

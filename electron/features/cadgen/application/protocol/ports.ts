@@ -206,7 +206,11 @@ export interface ModelTurn {
   mode?: OutputMode;
   system: string;
   user: string;
-  tools: LlmToolDefinition[];
+  /**
+   * Offered tools. `canonicalParameters`: the full closed schema where `parameters` is the compact
+   * offer (the claim oneOf); strict mode must send it, as a strict schema cannot leave `expected` open.
+   */
+  tools: (LlmToolDefinition & { canonicalParameters?: Record<string, unknown> })[];
   images?: { mimeType: string; data: Uint8Array }[];
   purpose: string;
   /** Cancels the call (LLM_ABORTED); the coordinator passes its run's stop signal. */

@@ -1,5 +1,6 @@
 import type { TurnView } from '../../domain/protocol/tools/exposure';
 import type { TaskSnapshot } from './ports';
+import { uncoveredSources } from './requirementHandlers';
 import { FINAL_SUFFIX } from './serverSteps';
 import type { CdslCatalog } from '../cdslCatalog';
 import type { TopologySnapshot } from '../../domain/topology';
@@ -40,10 +41,11 @@ export function turnViewOf(snapshot: TaskSnapshot, catalog: CdslCatalog, topolog
     hasRevision: task.head_revision !== null,
     sourceIds: snapshot.sources.map((s) => s.source_id),
     draftIds: snapshot.drafts.map((d) => d.draft_id),
+    draftComplete: snapshot.drafts.length > 0 && uncoveredSources(snapshot).length === 0 && task.last_error === null,
     requirementIds: contract?.contract.requirements.map((r) => r.requirement_id) ?? [],
     claimIds: contract?.contract.claims.map((c) => c.claim_id) ?? [],
     visualClaimIds: contract?.contract.claims.filter((c) => !c.deterministic).map((c) => c.claim_id) ?? [],
-    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, expected_schema: v.expected_schema })),
+    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema })),
     operations: [...catalog.contracts.keys()],
     pending: pending && pendingContract ? { atomicId: pending.proposal.atomic_id, contractHash: pending.contract_hash, needsSnapshot: pendingContract.selector_policy.length > 0 || pendingContract.reference_policy.mode !== 'none' } : null,
     inspectedSnapshotId: inspected,

@@ -1,7 +1,7 @@
 import type { TopologySnapshot } from '../topology';
 import { closedObject } from './schemaParts';
 import type { JsonSchema } from './schemaParts';
-import { sketchSchema } from './sketchSchema';
+import { SKETCH_DEFS, sketchSchema } from './sketchSchema';
 import type { OperationContract } from './types';
 
 /** Replaces the token pattern of every selector/reference slot by the enum of current tokens. */
@@ -28,7 +28,8 @@ function bindTokens(contract: OperationContract, snapshot: TopologySnapshot | nu
 /**
  * The dynamic JSON Schema of one author fragment for `contract`: const atomic_id, sketch exactly
  * when the contract requires it, closed params, selector/reference slots restricted to tokens
- * of `snapshot` (no snapshot → empty enums: nothing can be selected yet).
+ * of `snapshot` (no snapshot → empty enums: nothing can be selected yet). A sketch's shared
+ * parts live in root `$defs`; a schema embedding this one must hoist them to its own root.
  */
 export function fragmentSchema(contract: OperationContract, snapshot: TopologySnapshot | null): JsonSchema {
   const featureProperties: Record<string, JsonSchema> = { atomic_id: { const: contract.atomic_id } };
@@ -36,6 +37,7 @@ export function fragmentSchema(contract: OperationContract, snapshot: TopologySn
     featureProperties.params = contract.fragment_shape.params === 'required_empty' ? closedObject({}) : bindTokens(contract, snapshot);
   }
   const fragmentProperties: Record<string, JsonSchema> = { feature: closedObject(featureProperties) };
-  if (contract.fragment_shape.sketch === 'required') fragmentProperties.sketch = sketchSchema;
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: `cdsl_fragment_${contract.atomic_id}`, ...closedObject(fragmentProperties) };
+  const sketch = contract.fragment_shape.sketch === 'required';
+  if (sketch) fragmentProperties.sketch = sketchSchema;
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: `cdsl_fragment_${contract.atomic_id}`, ...closedObject(fragmentProperties), ...(sketch ? { $defs: SKETCH_DEFS } : {}) };
 }

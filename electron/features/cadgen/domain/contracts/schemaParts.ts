@@ -14,12 +14,14 @@ export const num = (minimum: number, maximum: number, description?: string): Jso
   ...(description ? { description } : {}),
 });
 
-export const length = (description: string, maximum = 10_000): JsonSchema => ({ type: 'number', exclusiveMinimum: 0, maximum, description });
+/** A positive length (mm); the description is left out where the property name says it all. */
+export const length = (description?: string, maximum = 10_000): JsonSchema => ({ type: 'number', exclusiveMinimum: 0, maximum, ...(description ? { description } : {}) });
 
 export const coord = num(-COORD_LIMIT_MM, COORD_LIMIT_MM);
 
-export const point2: JsonSchema = { type: 'array', prefixItems: [coord, coord], items: false, minItems: 2, maxItems: 2 };
-export const vec3: JsonSchema = { type: 'array', prefixItems: [coord, coord, coord], items: false, minItems: 3, maxItems: 3 };
+/** Fixed-length coordinate tuples: `items` with equal min/max counts says what prefixItems + items:false said, in half the bytes authors are sent. */
+export const point2: JsonSchema = { type: 'array', items: coord, minItems: 2, maxItems: 2 };
+export const vec3: JsonSchema = { type: 'array', items: coord, minItems: 3, maxItems: 3 };
 
 /** Closed object: every property listed, additionalProperties false. */
 export function closedObject(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), description?: string): JsonSchema {
@@ -40,3 +42,30 @@ export const tokenList = (kind: TokenKind, minItems: number, maxItems: number, d
 export const axis3: JsonSchema = closedObject({ origin: vec3, direction: vec3 }, ['origin', 'direction'], 'Axis in model coordinates (mm); direction need not be unit length but must be non-zero.');
 export const plane3: JsonSchema = closedObject({ origin: vec3, normal: vec3 }, ['origin', 'normal'], 'Plane through origin with the given non-zero normal.');
 export const bodyMode: JsonSchema = { type: 'string', enum: ['join', 'new_body'], description: 'join fuses with the existing body; new_body adds a separate solid.' };
+
+/** The node a local `#/$defs/<name>` reference names (the only kind of `$ref` the product writes). */
+export function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | undefined {
+  const match = /^#\/\$defs\/([A-Za-z0-9_]+)$/.exec(ref);
+  const defs = root.$defs as Record<string, JsonSchema> | undefined;
+  return match && defs ? defs[match[1]!] : undefined;
+}
+
+/**
+ * `schema` with every local `#/$defs/<name>` reference replaced by its definition and `$defs`
+ * dropped: for consumers that nest a schema under another root (conformance probes) or have no
+ * reference support (strict dialect compilers, null-for-optional restore). Throws on a reference
+ * it cannot resolve or a recursion deeper than 32 (the product writes neither).
+ */
+export function inlineLocalRefs(schema: JsonSchema): JsonSchema {
+  const inline = (node: unknown, depth: number): unknown => {
+    if (Array.isArray(node)) return node.map((n) => inline(n, depth));
+    if (node === null || typeof node !== 'object') return node;
+    const { $ref: ref, $defs: _defs, ...rest } = node as JsonSchema;
+    const target = typeof ref === 'string' ? resolveLocalRef(schema, ref) : undefined;
+    if (typeof ref === 'string' && (!target || depth > 32)) throw new Error(`cannot inline the schema reference ${ref}`);
+    const own = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inline(v, depth)]));
+    return target ? { ...(inline(target, depth + 1) as JsonSchema), ...own } : own;
+  };
+  return inline(schema, 0) as JsonSchema;
+}
+

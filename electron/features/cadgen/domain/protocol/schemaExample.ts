@@ -1,3 +1,4 @@
+import { resolveLocalRef } from '../contracts/schemaParts';
 import type { JsonSchema } from '../contracts/schemaParts';
 
 /**
@@ -7,7 +8,7 @@ import type { JsonSchema } from '../contracts/schemaParts';
  * examples. Returns undefined for constructs it cannot satisfy (e.g. `not`).
  */
 export function schemaExample(schema: JsonSchema): unknown {
-  return example(schema, 0, false);
+  return example(schema, 0, false, schema);
 }
 
 /**
@@ -17,7 +18,7 @@ export function schemaExample(schema: JsonSchema): unknown {
  * union (every claim kind) and each optional field appears at least once. Duplicates are dropped.
  */
 export function schemaExamples(schema: JsonSchema): unknown[] {
-  const out = [example(schema, 0, false), ...Array.from({ length: widestUnion(schema) }, (_, k) => example(schema, k, true))].filter((v) => v !== undefined);
+  const out = [example(schema, 0, false, schema), ...Array.from({ length: widestUnion(schema) }, (_, k) => example(schema, k, true, schema))].filter((v) => v !== undefined);
   return out.filter((v, i) => out.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i);
 }
 
@@ -29,12 +30,17 @@ function widestUnion(schema: unknown): number {
   return Math.max(...own, ...Object.values(schema).map(widestUnion));
 }
 
-function example(schema: JsonSchema, branch: number, full: boolean): unknown {
+/** `root`: the document whose local `#/$defs/<name>` references `schema` may use. */
+function example(schema: JsonSchema, branch: number, full: boolean, root: JsonSchema): unknown {
+  if (typeof schema.$ref === 'string') {
+    const target = resolveLocalRef(root, schema.$ref);
+    return target ? example(target, branch, full, root) : undefined;
+  }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[full ? Math.min(branch, schema.enum.length - 1) : 0];
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key] as JsonSchema[] | undefined;
-    if (branches?.length) return example(branches[Math.min(branch, branches.length - 1)] as JsonSchema, branch, full);
+    if (branches?.length) return example(branches[Math.min(branch, branches.length - 1)] as JsonSchema, branch, full, root);
   }
   if (schema.not !== undefined) return undefined;
   switch (schema.type) {
@@ -43,7 +49,7 @@ function example(schema: JsonSchema, branch: number, full: boolean): unknown {
       const required = (schema.required as string[] | undefined) ?? [];
       const out: Record<string, unknown> = {};
       for (const name of full ? Object.keys(properties) : required) {
-        const value = properties[name] ? example(properties[name] as JsonSchema, branch, full) : undefined;
+        const value = properties[name] ? example(properties[name] as JsonSchema, branch, full, root) : undefined;
         if (value === undefined && required.includes(name)) return undefined;
         if (value !== undefined) out[name] = value;
       }
@@ -53,7 +59,7 @@ function example(schema: JsonSchema, branch: number, full: boolean): unknown {
       const prefix = (schema.prefixItems as JsonSchema[] | undefined) ?? [];
       const least = Math.max((schema.minItems as number | undefined) ?? 0, prefix.length, full && schema.items ? 1 : 0);
       const count = Math.min(least, (schema.maxItems as number | undefined) ?? least);
-      const items = Array.from({ length: count }, (_, i) => example((prefix[i] ?? schema.items) as JsonSchema, branch, full));
+      const items = Array.from({ length: count }, (_, i) => example((prefix[i] ?? schema.items) as JsonSchema, branch, full, root));
       return items.some((v) => v === undefined) ? undefined : items;
     }
     case 'number':

@@ -107,6 +107,8 @@ export interface TurnNotes {
   head: string;
   topology?: { kind: string; snapshot_id: string; entries: Record<string, unknown>[] };
   contract?: { atomic_id: string; contract_hash: string; summary: string };
+  /** Closed `expected` schemas of the claim kinds the author read (get_claim_schema), by kind. */
+  claim_schemas?: Record<string, unknown>;
   measure?: Record<string, unknown>;
   render?: Record<string, unknown>;
   last_tool?: { tool: string; outcome: string; message?: string };

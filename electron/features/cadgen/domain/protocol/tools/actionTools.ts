@@ -59,23 +59,23 @@ export function completeTaskTool(): ExposedTool<Record<string, never>> {
 export const VIEW_NAMES = ['front', 'top', 'right', 'iso'] as const;
 export const MEASURE_QUANTITIES = ['summary', 'bbox', 'volume', 'bores', 'planar_faces'] as const;
 
-/** Read-only fact tools, all bound to the current head. */
+/** Read-only fact tools, all bound to the current head (listed last: it is the one value that changes between checkpoints, so a cached prefix reaches further). */
 export function inspectTopologyTool(facts: { head: string }) {
-  const schema = z.object({ working_head: z.literal(facts.head), kind: z.enum(['face', 'edge', 'feature']), limit: z.number().int().min(1).max(200) }).strict();
-  return zodTool('inspect_topology', 'author', 'List faces, edges or features of the current revision with their opaque selector tokens.', schema);
+  const schema = z.object({ kind: z.enum(['face', 'edge', 'feature']), limit: z.number().int().min(1).max(200), working_head: z.literal(facts.head) }).strict();
+  return zodTool('inspect_topology', 'author', 'List faces, edges or features of the head revision with their selector tokens.', schema);
 }
 
 export function operationContractTool(facts: { operations: readonly string[] }) {
   const schema = z.object({ atomic_id: idEnum(facts.operations) }).strict();
-  return zodTool('get_cdsl_operation_contract', 'author', 'Read the exact contract (parameter schema, selectors) of one operation.', schema);
+  return zodTool('get_cdsl_operation_contract', 'author', 'Read one operation\'s contract (its fragment schema, selectors).', schema);
 }
 
 export function measureTool(facts: { head: string }) {
-  const schema = z.object({ working_head: z.literal(facts.head), quantity: z.enum(MEASURE_QUANTITIES) }).strict();
-  return zodTool('measure', 'author', 'Measure the current revision (bounding box, volume, bores, planar faces).', schema);
+  const schema = z.object({ quantity: z.enum(MEASURE_QUANTITIES), working_head: z.literal(facts.head) }).strict();
+  return zodTool('measure', 'author', 'Measure the head revision.', schema);
 }
 
 export function renderViewTool(facts: { head: string }) {
-  const schema = z.object({ working_head: z.literal(facts.head), view: z.enum(VIEW_NAMES) }).strict();
-  return zodTool('render_view', 'author', 'Get the hidden-line drawing of the current revision from one view.', schema);
+  const schema = z.object({ view: z.enum(VIEW_NAMES), working_head: z.literal(facts.head) }).strict();
+  return zodTool('render_view', 'author', 'Render the head revision\'s hidden-line drawing from one view.', schema);
 }

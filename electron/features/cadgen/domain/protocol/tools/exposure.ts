@@ -2,7 +2,7 @@ import type { JsonSchema } from '../../contracts/schemaParts';
 import type { TaskState } from '../states';
 import { completeTaskTool, geometryConclusionTool, inspectTopologyTool, measureTool, operationContractTool, proposeNextActionTool, renderViewTool, rollbackTool } from './actionTools';
 import { submitFragmentTool } from './fragmentTool';
-import { draftBatchTool, finalizeDraftTool, patchDraftTool, reviewRequirementsTool } from './requirementTools';
+import { claimSchemaTool, draftBatchTool, finalizeDraftTool, patchDraftTool, reviewRequirementsTool } from './requirementTools';
 import type { ClaimKindSchema } from './requirementTools';
 import { reviewCandidateTool, reviewFinalTool } from './reviewTools';
 import type { ExposedTool, SchemaCheck } from './toolKit';
@@ -15,6 +15,11 @@ export interface TurnView {
   hasRevision: boolean;
   sourceIds: readonly string[];
   draftIds: readonly string[];
+  /**
+   * Drafting is complete: drafts exist, every source is cited and no rejection or review feedback
+   * is open. Then finalizing is the only useful call; otherwise finalizing would be refused.
+   */
+  draftComplete: boolean;
   requirementIds: readonly string[];
   claimIds: readonly string[];
   /** Claims judged by the independent reviewer (visual): the final review gives each a verdict with evidence. */
@@ -42,27 +47,32 @@ export function speakerOf(state: TaskState): 'author' | 'reviewer' | null {
 }
 
 function observationTools(view: TurnView, operations: readonly string[]): ExposedTool[] {
-  const tools: ExposedTool[] = [operationContractTool({ operations })];
-  if (view.hasRevision) tools.push(inspectTopologyTool({ head: view.head }), measureTool({ head: view.head }), renderViewTool({ head: view.head }));
+  const tools: ExposedTool[] = [operationContractTool({ operations }) as ExposedTool];
+  if (view.hasRevision) tools.push(inspectTopologyTool({ head: view.head }) as ExposedTool, measureTool({ head: view.head }) as ExposedTool, renderViewTool({ head: view.head }) as ExposedTool);
   return tools;
 }
 
 /**
  * The tools exposed for `view`, derived from state, pending action and snapshot only — never
- * from prompt text. Tools whose dynamic enum would be empty are not exposed at all.
+ * from prompt text. Tools whose dynamic enum would be empty are not exposed at all, and a tool
+ * is offered only where calling it can succeed and help (no drafting schemas on the finalize
+ * turn). Order serves prompt caching: the tools whose schemas change least come first, the one
+ * bound to the newest facts (a pending action's fragment, the draft ids) last.
  */
 export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] {
   const requirementFacts = { sourceIds: view.sourceIds, claimKinds: view.claimKinds, check };
   switch (view.state) {
     case 'DRAFTING_REQUIREMENTS': {
-      const tools: ExposedTool[] = [draftBatchTool(requirementFacts) as ExposedTool];
-      if (view.draftIds.length > 0) tools.push(patchDraftTool({ ...requirementFacts, draftIds: view.draftIds }) as ExposedTool, finalizeDraftTool() as ExposedTool);
+      if (view.draftComplete) return [finalizeDraftTool() as ExposedTool];
+      const tools: ExposedTool[] = [claimSchemaTool(requirementFacts) as ExposedTool, draftBatchTool(requirementFacts) as ExposedTool];
+      if (view.draftIds.length > 0) tools.push(patchDraftTool({ ...requirementFacts, draftIds: view.draftIds }) as ExposedTool);
       return tools;
     }
     case 'REVIEWING_REQUIREMENTS':
       return view.draftIds.length > 0 ? [reviewRequirementsTool({ sourceIds: view.sourceIds, draftIds: view.draftIds }) as ExposedTool] : [];
     case 'AWAITING_ACTION': {
-      const tools: ExposedTool[] = [proposeNextActionTool({ head: view.head, requirementIds: view.requirementIds, operations: view.operations }) as ExposedTool, ...observationTools(view, view.operations)];
+      const [contract, ...facts] = observationTools(view, view.operations);
+      const tools: ExposedTool[] = [contract!, proposeNextActionTool({ head: view.head, requirementIds: view.requirementIds, operations: view.operations }) as ExposedTool, ...facts];
       if (view.evidenceRefs.length > 0) tools.push(geometryConclusionTool({ head: view.head, evidenceRefs: view.evidenceRefs }) as ExposedTool);
       if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
       if (view.completable) tools.push(completeTaskTool() as ExposedTool);
@@ -71,12 +81,16 @@ export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] 
     case 'ACTION_PENDING': {
       const pending = view.pending;
       if (!pending) return [];
-      const tools = observationTools(view, [pending.atomicId]);
+      // Pending: the contract is worth reading until it is read, the token bank only for an
+      // operation that selects or references geometry; drawings do not help fill a fragment.
+      const tools: ExposedTool[] = pending.contractHash === null ? [operationContractTool({ operations: [pending.atomicId] }) as ExposedTool] : [];
+      if (view.hasRevision && pending.needsSnapshot) tools.push(inspectTopologyTool({ head: view.head }) as ExposedTool);
+      if (view.hasRevision) tools.push(measureTool({ head: view.head }) as ExposedTool);
+      if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
       const snapshotReady = !pending.needsSnapshot || view.inspectedSnapshotId !== null;
       if (pending.contractHash !== null && view.fragmentSchema !== null && snapshotReady) {
-        tools.unshift(submitFragmentTool({ head: view.head, contractHash: pending.contractHash, snapshotId: view.inspectedSnapshotId, fragmentSchema: view.fragmentSchema, check }) as ExposedTool);
+        tools.push(submitFragmentTool({ head: view.head, contractHash: pending.contractHash, snapshotId: view.inspectedSnapshotId, fragmentSchema: view.fragmentSchema, check }) as ExposedTool);
       }
-      if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
       return tools;
     }
     case 'CANDIDATE_REVIEW':

@@ -14,9 +14,9 @@ export interface FragmentCall {
  * snapshot, so a call made against older facts fails canonically before anything is built.
  */
 export function submitFragmentTool(facts: { head: string; contractHash: string; snapshotId: string | null; fragmentSchema: JsonSchema; check: SchemaCheck }): ExposedTool<FragmentCall> {
-  const { $schema: _ignored, ...fragment } = facts.fragmentSchema;
+  // The marker and title say nothing the tool name does not; every byte here is sent each fragment turn.
+  const { $schema: _marker, title: _title, $defs, ...fragment } = facts.fragmentSchema;
   const parameters: JsonSchema = {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     properties: {
       working_head: { const: facts.head },
@@ -26,11 +26,13 @@ export function submitFragmentTool(facts: { head: string; contractHash: string; 
     },
     required: ['working_head', 'contract_hash', 'snapshot_id', 'fragment'],
     additionalProperties: false,
+    // The fragment's `$ref`s point at the root: its shared definitions move up with it.
+    ...($defs ? { $defs } : {}),
   };
   return {
     name: 'submit_cdsl_fragment',
     role: 'author',
-    description: 'Submit the CDSL fragment of the pending action, exactly in its operation contract shape.',
+    description: 'Submit the pending action\'s CDSL fragment in its contract shape.',
     parameters,
     validate(value) {
       const issues = facts.check(parameters, value, '');

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import type { JsonSchema } from '../../contracts/schemaParts';
 import type { FieldIssue } from '../errors';
-import { idEnum, shortText, zodTool } from './toolKit';
+import { idEnum, shortText, toJsonSchema, zodTool } from './toolKit';
 import type { ExposedTool, SchemaCheck } from './toolKit';
 
 export const MAX_ITEMS_PER_BATCH = 8;
 export const MAX_CLAIMS_PER_ITEM = 8;
 
-/** A claim kind offered to authors: its verifier's closed expected-value schema. */
+/** A claim kind offered to authors: a one-line summary and its verifier's closed expected-value schema. */
 export interface ClaimKindSchema {
   kind: string;
+  summary: string;
   expected_schema: JsonSchema;
 }
 
@@ -46,19 +47,56 @@ function claimOneOf(kinds: readonly ClaimKindSchema[]): JsonSchema {
   };
 }
 
-/** Replaces every `acceptance_claims.items` in a generated schema by the claim oneOf. */
-function withClaimOneOf(schema: JsonSchema, kinds: readonly ClaimKindSchema[]): JsonSchema {
+/** Replaces every `acceptance_claims.items` in a generated schema by `items`. */
+function withClaimItems(schema: JsonSchema, items: JsonSchema): JsonSchema {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (node === null || typeof node !== 'object') return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'acceptance_claims' && value && typeof value === 'object') out[key] = { ...(value as JsonSchema), items: claimOneOf(kinds) };
+      if (key === 'acceptance_claims' && value && typeof value === 'object') out[key] = { ...(value as JsonSchema), items };
       else out[key] = visit(value);
     }
     return out;
   };
   return visit(schema) as JsonSchema;
+}
+
+/**
+ * What authors are offered for one claim: the kind as an enum and `expected` as an object whose
+ * closed schema they read on demand (get_claim_schema), the way operation contracts are read.
+ * The ≈ 16 KB oneOf of every kind's schema is never sent; it stays the canonical validator.
+ */
+function compactClaim(kinds: readonly ClaimKindSchema[]): JsonSchema {
+  return {
+    type: 'object',
+    properties: { claim_kind: { type: 'string', enum: kinds.map((k) => k.kind) }, expected: { type: 'object', description: "closed schema per kind: get_claim_schema" } },
+    required: ['claim_kind', 'expected'],
+    additionalProperties: false,
+  };
+}
+
+/** One line per claim kind, for the drafting tool's description. */
+export const claimKindLines = (kinds: readonly ClaimKindSchema[]): string => kinds.map((k) => `${k.kind}: ${k.summary}`).join('\n');
+
+/**
+ * A drafting tool whose offered parameters carry the compact claim and whose validation runs
+ * the full closed claim oneOf first (canonical), then the zod parse and the per-claim checks
+ * that name the failing field precisely.
+ */
+function claimTool<T>(name: 'submit_requirements_draft_batch' | 'patch_requirements_draft', description: string, schema: z.ZodType<T>, facts: RequirementFacts, extraChecks: (value: T) => FieldIssue[]): ExposedTool<T> {
+  const offered = zodTool(name, 'author', description, schema, { patchSchema: (s) => withClaimItems(s, compactClaim(facts.claimKinds)), extraChecks });
+  const canonical = withClaimItems(toJsonSchema(schema), claimOneOf(facts.claimKinds));
+  return {
+    ...offered,
+    canonicalParameters: canonical,
+    validate(value) {
+      const typed = offered.validate(value);
+      if (!typed.ok) return typed;
+      const closed = facts.check(canonical, value, '');
+      return closed.length > 0 ? { ok: false, issues: closed.slice(0, 50) } : typed;
+    },
+  };
 }
 
 function claimIssues(items: readonly RequirementItem[], facts: RequirementFacts, base: string): FieldIssue[] {
@@ -79,10 +117,7 @@ function claimIssues(items: readonly RequirementItem[], facts: RequirementFacts,
 
 export function draftBatchTool(facts: RequirementFacts): ExposedTool<{ items: RequirementItem[] }> {
   const schema = z.object({ items: z.array(requirementItem(facts)).min(1).max(MAX_ITEMS_PER_BATCH) }).strict();
-  return zodTool('submit_requirements_draft_batch', 'author', 'Add up to 8 structured requirements, each citing source ids and carrying machine-checkable acceptance claims.', schema, {
-    patchSchema: (s) => withClaimOneOf(s, facts.claimKinds),
-    extraChecks: (v) => claimIssues(v.items, facts, '/items'),
-  });
+  return claimTool('submit_requirements_draft_batch', `Add up to 8 requirements citing source ids, each with machine-checkable acceptance claims. Claim kinds:\n${claimKindLines(facts.claimKinds)}`, schema, facts, (v) => claimIssues(v.items, facts, '/items'));
 }
 
 export type RequirementPatch = { op: 'replace'; target_draft_id: string; item: RequirementItem } | { op: 'remove'; target_draft_id: string; reason: string };
@@ -94,21 +129,26 @@ export function patchDraftTool(facts: RequirementFacts & { draftIds: readonly st
     z.object({ op: z.literal('remove'), target_draft_id: target, reason: shortText(240) }).strict(),
   ]);
   const schema = z.object({ patches: z.array(patch).min(1).max(MAX_ITEMS_PER_BATCH) }).strict();
-  return zodTool('patch_requirements_draft', 'author', 'Replace (with a complete requirement) or remove draft items by id.', schema, {
-    patchSchema: (s) => withClaimOneOf(s, facts.claimKinds),
-    extraChecks: (v) => {
-      const issues: FieldIssue[] = [];
-      const targets = v.patches.map((p) => p.target_draft_id);
-      if (new Set(targets).size !== targets.length) issues.push({ path: '/patches', message: 'a draft item may be patched once per batch' });
-      v.patches.forEach((p, i) => {
-        if (p.op === 'replace') issues.push(...claimIssues([p.item], facts, `/patches/${i}/item`).map((x) => ({ ...x, path: x.path.replace(`/patches/${i}/item/0`, `/patches/${i}/item`) })));
-      });
-      return issues;
-    },
+  return claimTool('patch_requirements_draft', 'Replace (with a complete requirement) or remove draft items by id.', schema, facts, (v) => {
+    const issues: FieldIssue[] = [];
+    const targets = v.patches.map((p) => p.target_draft_id);
+    if (new Set(targets).size !== targets.length) issues.push({ path: '/patches', message: 'a draft item may be patched once per batch' });
+    v.patches.forEach((p, i) => {
+      if (p.op === 'replace') issues.push(...claimIssues([p.item], facts, `/patches/${i}/item`).map((x) => ({ ...x, path: x.path.replace(`/patches/${i}/item/0`, `/patches/${i}/item`) })));
+    });
+    return issues;
   });
 }
 
 export const emptyArgs = z.object({}).strict();
+
+/** get_claim_schema (read-only): the closed `expected` schemas of the named claim kinds. */
+export function claimSchemaTool(facts: { claimKinds: readonly ClaimKindSchema[] }) {
+  const kinds = z.array(idEnum(facts.claimKinds.map((k) => k.kind))).min(1).max(MAX_CLAIMS_PER_ITEM);
+  return zodTool('get_claim_schema', 'author', 'Read the closed `expected` schema of claim kinds before using them.', z.object({ claim_kinds: kinds }).strict(), {
+    extraChecks: (v) => (new Set(v.claim_kinds).size !== v.claim_kinds.length ? [{ path: '/claim_kinds', message: 'duplicate claim kind' }] : []),
+  });
+}
 
 export function finalizeDraftTool(): ExposedTool<Record<string, never>> {
   return zodTool('finalize_requirements_draft', 'author', 'Ask for the independent requirements review. Refused while a source has no requirement.', emptyArgs as z.ZodType<Record<string, never>>);

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { JsonSchema } from '../../contracts/schemaParts';
 import type { FieldIssue } from '../errors';
 
-/** Every tool name of seed §4.7; nothing else is ever offered to a model. */
+/** Every tool name of seed §4.7 plus get_claim_schema (the claim vocabulary read on demand, issue 27); nothing else is ever offered to a model. */
 export const TOOL_NAMES = [
   'submit_requirements_draft_batch',
   'patch_requirements_draft',
   'finalize_requirements_draft',
+  'get_claim_schema',
   'review_requirements',
   'propose_next_action',
   'inspect_topology',
@@ -23,7 +24,7 @@ export const TOOL_NAMES = [
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** Read-only tools: they never change the task state (seed §6.6). */
-export const OBSERVATION_TOOLS: readonly ToolName[] = ['inspect_topology', 'get_cdsl_operation_contract', 'measure', 'render_view'];
+export const OBSERVATION_TOOLS: readonly ToolName[] = ['get_claim_schema', 'inspect_topology', 'get_cdsl_operation_contract', 'measure', 'render_view'];
 
 export type ToolValidation<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
@@ -37,6 +38,12 @@ export interface ExposedTool<T = unknown> {
   role: 'author' | 'reviewer';
   description: string;
   parameters: JsonSchema;
+  /**
+   * The full closed schema `validate` enforces when the offered `parameters` are a compact view
+   * of it (the claim vocabulary: kinds offered as an enum, each `expected` read on demand).
+   * Absent: `parameters` is the whole schema.
+   */
+  canonicalParameters?: JsonSchema;
   validate(value: unknown): ToolValidation<T>;
 }
 
@@ -54,9 +61,13 @@ export function idEnum(values: readonly string[]): z.ZodType<string> {
 
 export const issuesOf = (error: z.ZodError): FieldIssue[] => error.issues.slice(0, 50).map((i) => ({ path: `/${i.path.map(String).join('/')}`, message: i.message }));
 
-/** JSON Schema 2020-12 of a zod schema (strict objects → additionalProperties false). */
+/**
+ * JSON Schema 2020-12 of a zod schema (strict objects → additionalProperties false), without the
+ * `$schema` marker: tool parameters are 2020-12 by contract and the marker costs every request bytes.
+ */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _marker, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
 }
 
 /** Wraps a zod schema (plus optional extra checks) as an exposed tool. */

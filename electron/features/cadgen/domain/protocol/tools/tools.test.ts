@@ -8,12 +8,13 @@ import { ALL_VERIFIERS } from '../../verifiers/registry';
 import { TASK_STATES } from '../states';
 import { exposedTools, staleBindings } from './exposure';
 import type { TurnView } from './exposure';
+import { submitFragmentTool } from './fragmentTool';
 import { validateRawArguments } from './toolKit';
 import type { SchemaCheck } from './toolKit';
 
 const validator = new SchemaValidator();
 const check: SchemaCheck = (schema, value, path) => validator.issues(schema, value, path);
-const claimKinds = ALL_VERIFIERS.map((v) => ({ kind: v.kind, expected_schema: v.expected_schema }));
+const claimKinds = ALL_VERIFIERS.map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema }));
 const hole = ALL_CONTRACTS.find((c) => c.atomic_id === 'hole');
 if (!hole) throw new Error('hole contract missing');
 
@@ -24,6 +25,7 @@ function view(overrides: Partial<TurnView>): TurnView {
     hasRevision: true,
     sourceIds: ['src_001', 'src_002'],
     draftIds: ['d_001'],
+    draftComplete: false,
     requirementIds: ['req_001', 'req_002'],
     claimIds: ['claim_001', 'claim_002'],
     visualClaimIds: [],
@@ -45,8 +47,9 @@ const names = (v: TurnView): string[] => exposedTools(v, check).map((t) => t.nam
 
 describe('protocol tools', () => {
   it('derives the visible tools from the state, pending action and snapshot only', () => {
-    expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }))).toEqual(['submit_requirements_draft_batch']);
-    expect(names(view({ state: 'DRAFTING_REQUIREMENTS' }))).toEqual(['finalize_requirements_draft', 'patch_requirements_draft', 'submit_requirements_draft_batch']);
+    expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }))).toEqual(['get_claim_schema', 'submit_requirements_draft_batch']);
+    expect(names(view({ state: 'DRAFTING_REQUIREMENTS' }))).toEqual(['get_claim_schema', 'patch_requirements_draft', 'submit_requirements_draft_batch']);
+    expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftComplete: true }))).toEqual(['finalize_requirements_draft']);
     expect(names(view({ state: 'REVIEWING_REQUIREMENTS' }))).toEqual(['review_requirements']);
     expect(names(view({ state: 'AWAITING_ACTION' }))).toEqual(['complete_task', 'get_cdsl_operation_contract', 'inspect_topology', 'measure', 'propose_next_action', 'record_geometry_conclusion', 'render_view', 'rollback_checkpoint']);
     expect(names(view({ state: 'AWAITING_ACTION', hasRevision: false, completable: false, evidenceRefs: [], checkpointTokens: [] }))).toEqual(['get_cdsl_operation_contract', 'propose_next_action']);
@@ -57,28 +60,72 @@ describe('protocol tools', () => {
     for (const state of ['CANDIDATE_BUILDING', 'WAITING_RETRY', 'WAITING_FOR_USER', 'COMPLETED', 'FAILED'] as const) expect(names(view({ state }))).toEqual([]);
   });
 
-  it('exports every exposed tool as a closed JSON Schema that ajv compiles', () => {
+  it('exports every exposed tool as a closed JSON Schema that ajv compiles (a compact claim `expected` is open only in the offered view)', () => {
     const pending = { atomicId: 'hole', contractHash: 'ch_1', needsSnapshot: true };
     for (const state of TASK_STATES) {
       for (const tool of exposedTools(view({ state, pending, inspectedSnapshotId: 'snap1', fragmentSchema: fragmentSchema(hole, null) }), check)) {
-        const open = openSchemaPaths(tool.parameters).filter((p) => !p.includes('fragment'));
+        const open = openSchemaPaths(tool.parameters).filter((p) => !p.includes('fragment') && !/acceptance_claims\[\]\.expected:/.test(p));
         expect(open, tool.name).toEqual([]);
         expect(() => validator.compile(tool.parameters), tool.name).not.toThrow();
+        if (tool.canonicalParameters) expect(openSchemaPaths(tool.canonicalParameters), tool.name).toEqual([]);
       }
     }
   });
 
-  it('offers claim expected values as a closed oneOf generated from the verifier registry', () => {
-    const batch = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }), check)[0];
-    const text = JSON.stringify(batch?.parameters);
-    for (const v of ALL_VERIFIERS) expect(text).toContain(`"const":"${v.kind}"`);
+  it('offers claim kinds as an enum with one-line summaries and validates expected values on the closed oneOf from the verifier registry', () => {
+    const batch = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }), check).find((t) => t.name === 'submit_requirements_draft_batch');
+    if (!batch) throw new Error('draft batch not exposed');
+    const offered = JSON.stringify(batch.parameters);
+    const canonical = JSON.stringify(batch.canonicalParameters);
+    for (const v of ALL_VERIFIERS) {
+      expect(offered).toContain(`"${v.kind}"`);
+      expect(batch.description).toContain(`${v.kind}: ${v.summary}`);
+      expect(canonical).toContain(`"const":"${v.kind}"`);
+    }
+    expect(offered.length).toBeLessThan(canonical.length / 4);
     const item = { source_ids: ['src_001'], statement: 'one solid', assumptions: [], acceptance_claims: [{ claim_kind: 'solid_count_equals', expected: { count: 1 } }] };
-    expect(batch && validateRawArguments(batch, JSON.stringify({ items: [item] })).ok).toBe(true);
+    expect(validateRawArguments(batch, JSON.stringify({ items: [item] })).ok).toBe(true);
     const wrong = { ...item, acceptance_claims: [{ claim_kind: 'solid_count_equals', expected: { count: 1, extra: true } }] };
-    const result = batch && validateRawArguments(batch, JSON.stringify({ items: [wrong] }));
-    expect(result?.ok).toBe(false);
-    expect(batch && validateRawArguments(batch, JSON.stringify({ items: Array.from({ length: 9 }, () => item) })).ok).toBe(false);
-    expect(batch && validateRawArguments(batch, JSON.stringify({ items: [{ ...item, source_ids: ['src_999'] }] })).ok).toBe(false);
+    expect(validateRawArguments(batch, JSON.stringify({ items: [wrong] })).ok).toBe(false);
+    expect(validateRawArguments(batch, JSON.stringify({ items: [{ ...item, acceptance_claims: [{ claim_kind: 'solid_count_equals', expected: {} }] }] })).ok).toBe(false);
+    expect(validateRawArguments(batch, JSON.stringify({ items: Array.from({ length: 9 }, () => item) })).ok).toBe(false);
+    expect(validateRawArguments(batch, JSON.stringify({ items: [{ ...item, source_ids: ['src_999'] }] })).ok).toBe(false);
+  });
+
+  it('accepts a drafting call exactly when its claims satisfy the full closed oneOf', () => {
+    const batch = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }), check).find((t) => t.name === 'submit_requirements_draft_batch');
+    if (!batch?.canonicalParameters) throw new Error('draft batch has no canonical schema');
+    const canonical = batch.canonicalParameters;
+    const kinds = ALL_VERIFIERS.map((v) => v.kind);
+    fc.assert(
+      fc.property(fc.constantFrom(...kinds), fc.jsonValue(), (kind, expected) => {
+        const value = { items: [{ source_ids: ['src_001'], statement: 'a claim', assumptions: [], acceptance_claims: [{ claim_kind: kind, expected }] }] };
+        expect(validateRawArguments(batch, JSON.stringify(value)).ok).toBe(check(canonical, value, '').length === 0);
+      }),
+    );
+  });
+
+  it('reads claim kinds on demand only by their enum, without duplicates', () => {
+    const read = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }), check).find((t) => t.name === 'get_claim_schema');
+    if (!read) throw new Error('get_claim_schema not exposed');
+    expect(validateRawArguments(read, JSON.stringify({ claim_kinds: ['solid_count_equals', 'bbox_dimension_mm'] })).ok).toBe(true);
+    expect(validateRawArguments(read, JSON.stringify({ claim_kinds: ['solid_count_equals', 'solid_count_equals'] })).ok).toBe(false);
+    expect(validateRawArguments(read, JSON.stringify({ claim_kinds: ['made_up_kind'] })).ok).toBe(false);
+    expect(validateRawArguments(read, JSON.stringify({ claim_kinds: [] })).ok).toBe(false);
+  });
+
+  it('writes the sketch shape schema once in the extrude fragment tool and still validates outer and inner loops against it', () => {
+    const extrude = ALL_CONTRACTS.find((c) => c.atomic_id === 'extrude');
+    if (!extrude) throw new Error('extrude contract missing');
+    const tool = submitFragmentTool({ head: 'h1', contractHash: 'ch_1', snapshotId: null, fragmentSchema: fragmentSchema(extrude, null), check });
+    const text = JSON.stringify(tool.parameters);
+    expect(text.match(/"rounded_rectangle"/g)).toHaveLength(1);
+    expect(text.length).toBeLessThan(5000);
+    const sketch = { workplane: { origin: [0, 0, 0], normal: [0, 0, 1], x_dir: [1, 0, 0] }, profile: { outer: { type: 'rectangle', center: [0, 0], width_mm: 100, height_mm: 60 }, inner: [{ type: 'circle', center: [0, 0], diameter_mm: 10 }] } };
+    const call = (s: unknown) => JSON.stringify({ working_head: 'h1', contract_hash: 'ch_1', snapshot_id: null, fragment: { feature: { atomic_id: 'extrude', params: { extent: { kind: 'one_sided', distance_mm: 8, reverse: false }, body: 'new_body' } }, sketch: s } });
+    expect(validateRawArguments(tool, call(sketch)).ok).toBe(true);
+    expect(validateRawArguments(tool, call({ ...sketch, profile: { ...sketch.profile, inner: [{ type: 'ellipse', center: [0, 0] }] } })).ok).toBe(false);
+    expect(validateRawArguments(tool, call({ ...sketch, profile: { outer: { type: 'circle', center: [0, 0, 0], diameter_mm: 10 } } })).ok).toBe(false);
   });
 
   it('asks the final reviewer for exactly one verdict with evidence per visual claim', () => {
