@@ -2,10 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenTaskSummary } from '../../../shared/ipc/contracts/generation';
-import { createFixturePlayer } from '../../testSupport/cadgenPlayer/player';
-import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider/index';
-import { openGenerationHarness, readFixture, scriptedConfig, type GenerationHarness } from './generationHandlers.testSupport';
+import { openCompletedTask, readFixture, type GenerationHarness } from './generationHandlers.testSupport';
 
 const fixture = readFixture('flange');
 type Drawing = {
@@ -16,22 +13,17 @@ type Drawing = {
 };
 type Artifact = { mediaType: string; size: number; base64: string };
 
-let provider: ScriptedProvider;
+let completed: Awaited<ReturnType<typeof openCompletedTask>> | undefined;
 let h: GenerationHarness;
 let taskId = '';
 
 beforeAll(async () => {
-  provider = await startScriptedProvider({ script: createFixturePlayer(fixture, {}) });
-  const config = scriptedConfig(provider);
-  h = await openGenerationHarness({ resolveModel: () => config });
-  ({ taskId } = await h.call<GenTaskSummary>('genStart', { request: fixture.request, budgets: fixture.budget }));
-  expect(await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed')).toMatchObject({ type: 'completed' });
-  await h.generation.idle();
+  completed = await openCompletedTask(fixture);
+  ({ h, taskId } = completed);
 }, 120_000);
 
 afterAll(async () => {
-  await h?.close();
-  await provider?.close();
+  await completed?.close();
 });
 
 const bytesOf = async (name: string): Promise<Artifact> => h.call<Artifact>('genGetArtifact', { taskId, name });

@@ -10,8 +10,8 @@ import { createEventBus } from '../../platform/events/eventBus';
 import { createIpcRouter, type IpcRouter } from '../../platform/ipc/router';
 import type { LlmProviderConfig } from '../../platform/llm/types';
 import type { Logger } from '../../platform/log/types';
-import type { GenFixture } from '../../testSupport/cadgenPlayer/player';
-import type { ScriptedProvider } from '../../testSupport/scriptedProvider/index';
+import { createFixturePlayer, type GenFixture } from '../../testSupport/cadgenPlayer/player';
+import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider/index';
 import { tasksRootOf } from './cadgenGeneration';
 import { createGenerationHandlers, type GenerationHandlerOptions, type GenerationHandlers } from './generationHandlers';
 import { allMigrations } from './migrations';
@@ -105,3 +105,26 @@ export async function openGenerationHarness(options: { resolveModel: GenerationH
     },
   };
 }
+
+/**
+ * A harness holding one task of `fixture` that the scripted player (over real HTTP) took to
+ * COMPLETED, idle; `close` stops the harness and the provider.
+ */
+export async function openCompletedTask(fixture: GenFixture): Promise<{ h: GenerationHarness; taskId: string; close(): Promise<void> }> {
+  const provider = await startScriptedProvider({ script: createFixturePlayer(fixture, {}) });
+  const config = scriptedConfig(provider);
+  const h = await openGenerationHarness({ resolveModel: () => config });
+  const { taskId } = await h.call<{ taskId: string }>('genStart', { request: fixture.request, budgets: fixture.budget });
+  const ended = await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed');
+  if (ended.type !== 'completed') throw new Error(`the ${fixture.id} task did not complete: ${JSON.stringify(ended)}`);
+  await h.generation.idle();
+  return {
+    h,
+    taskId,
+    async close() {
+      await h.close();
+      await provider.close();
+    },
+  };
+}
+

@@ -2,34 +2,26 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenTaskSummary } from '../../../shared/ipc/contracts/generation';
 import { createFsTaskArtifacts, createSqliteTaskRepository } from '../../features/cadgen/index';
-import { createFixturePlayer } from '../../testSupport/cadgenPlayer/player';
-import { startScriptedProvider, type ScriptedProvider } from '../../testSupport/scriptedProvider/index';
 import { exportRevisionFolder } from './generationExportFolder';
-import { openGenerationHarness, readFixture, scriptedConfig, type GenerationHarness } from './generationHandlers.testSupport';
+import { openCompletedTask, readFixture, type GenerationHarness } from './generationHandlers.testSupport';
 
 // A completed task's record (checklist + claims.json) and its integrity: a flipped byte in a
 // published file is refused on read, IPC transfer, zip and folder export.
 
 const fixture = readFixture('flange');
-let provider: ScriptedProvider;
+let completed: Awaited<ReturnType<typeof openCompletedTask>> | undefined;
 let h: GenerationHarness;
 let taskId = '';
 const scratch: string[] = [];
 
 beforeAll(async () => {
-  provider = await startScriptedProvider({ script: createFixturePlayer(fixture, {}) });
-  const config = scriptedConfig(provider);
-  h = await openGenerationHarness({ resolveModel: () => config });
-  ({ taskId } = await h.call<GenTaskSummary>('genStart', { request: fixture.request, budgets: fixture.budget }));
-  expect(await h.eventually(taskId, (e) => e.type === 'completed' || e.type === 'failed')).toMatchObject({ type: 'completed' });
-  await h.generation.idle();
+  completed = await openCompletedTask(fixture);
+  ({ h, taskId } = completed);
 }, 180_000);
 
 afterAll(async () => {
-  await h?.close();
-  await provider?.close();
+  await completed?.close();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
