@@ -63,6 +63,17 @@ function lastChars(bytes: Uint8Array, chars: number): string {
   return new TextDecoder('utf-8').decode(bytes.subarray(start)).slice(-chars);
 }
 
+/** The trailing bytes of `bytes` that begin a UTF-8 character not yet complete (empty when none). */
+function unfinishedCharacter(bytes: Uint8Array): Uint8Array {
+  for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 3; i--) {
+    const byte = bytes[i]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return bytes.length - i < length ? bytes.subarray(i) : new Uint8Array(0);
+  }
+  return new Uint8Array(0);
+}
+
 export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   if (!Number.isInteger(maxFrameBytes) || maxFrameBytes < 1) throw new RangeError(`maxFrameBytes must be a positive integer, got ${maxFrameBytes}`);
@@ -80,6 +91,8 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   // the last TAIL_BYTES of them are kept for the `overflow-end` item.
   let skipping = false;
   let skippedTail = new Uint8Array(0);
+  // The last (up to 3) bytes given to the decoder: the start of a character it may still hold.
+  let recentBytes = new Uint8Array(0);
 
   /** Keeps the last TAIL_BYTES of the skipped bytes and `part`. */
   function keepTail(part: Uint8Array): void {
@@ -95,22 +108,17 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   }
 
   /**
-   * Seeds the tail window when a line crosses the cap: the last characters decoded so far (a
-   * character split before `part` is completed by its first bytes), then `part`'s bytes.
+   * Seeds the tail window when a line crosses the cap: the last characters decoded so far, the
+   * first bytes of a character the decoder still holds (its rest may come in `part` or later
+   * chunks), then `part`'s bytes. The window is decoded only when the line ends.
    */
   function startTail(part: Uint8Array): void {
-    let lead = 0;
-    while (lead < part.length && lead < 3 && (part[lead]! & 0xc0) === 0x80) lead++;
     let held = '';
     for (let i = pending.length - 1; i >= 0 && held.length < TAIL_CHARS + 2; i--) held = pending[i]!.slice(-(TAIL_CHARS + 2)) + held;
-    try {
-      if (!invalid) held += decoder.decode(part.subarray(0, lead));
-    } catch {
-      // Not UTF-8: the window keeps the raw bytes and the end is decoded leniently.
-    }
     // Two spare units: a surrogate pair cut at the window's start stays outside the TAIL_CHARS given back.
     skippedTail = utf8.encode(held.slice(-(TAIL_CHARS + 2)));
-    keepTail(part.subarray(lead));
+    keepTail(invalid ? new Uint8Array(0) : unfinishedCharacter(recentBytes));
+    keepTail(part);
   }
 
   /** A finished line's last characters without the `\r` of a `\r\n` terminator. */
@@ -157,6 +165,7 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
   }
 
   function reset(): void {
+    recentBytes = new Uint8Array(0);
     pending = [];
     pendingBytes = 0;
     lastByte = -1;
@@ -213,6 +222,10 @@ export function createLineFramer(options: LineFramerOptions = {}): LineFramer {
     decodeInto(part, false);
     pendingBytes += part.length;
     lastByte = part[part.length - 1]!;
+    const recent = new Uint8Array(recentBytes.length + Math.min(part.length, 3));
+    recent.set(recentBytes);
+    recent.set(part.subarray(part.length - Math.min(part.length, 3)), recentBytes.length);
+    recentBytes = recent.slice(-3);
   }
 
   return {
