@@ -83,7 +83,8 @@ describe('Generate → Describe a part (browser mode, scripted author and review
       await page.getByTestId('gen-task-view').waitFor();
       const taskId = (await page.getByTestId('gen-task-view').getAttribute('data-task-id'))!;
       expect(taskId).toMatch(/^task_/);
-      expect(await page.getByTestId(`gen-task-row-${taskId}`).count()).toBe(1);
+      // The task opens first; the list is reloaded right after.
+      await expect.poll(() => page.getByTestId(`gen-task-row-${taskId}`).count(), POLL).toBe(1);
       expect(await page.getByTestId('gen-source').textContent()).toContain('PCD 90');
 
       await drafts.reached;
