@@ -1,5 +1,5 @@
 import type { AppErrorData, Result } from '../../shared/errors';
-import type { AppBridge } from '../../shared/ipc/channels';
+import { ipcChannels, type AppBridge } from '../../shared/ipc/channels';
 
 /**
  * The bridge the slices use, seen through one check: any call answered with STORAGE_FULL also goes
@@ -10,8 +10,8 @@ export function withStorageFullBanner(bridge: AppBridge, report: (error: AppErro
   return new Proxy(bridge, {
     get(target, name, receiver) {
       const value: unknown = Reflect.get(target, name, receiver);
-      // Only IPC channels answer a Result; `on` and the desktop's synchronous `pathForFile` pass through.
-      if (name === 'on' || name === 'pathForFile' || typeof value !== 'function') return value;
+      // Only IPC channels answer a Result; `on` and desktop-only helpers (pathForFile) pass through.
+      if (typeof name !== 'string' || !(name in ipcChannels) || typeof value !== 'function') return value;
       return async (...args: unknown[]) => {
         const result = (await (value as (...a: unknown[]) => Promise<Result<unknown>>).apply(target, args)) as Result<unknown>;
         if (result && result.ok === false && result.error.code === 'STORAGE_FULL') report(result.error);

@@ -1,5 +1,5 @@
 import type { Result } from '../../shared/errors';
-import type { AppBridge } from '../../shared/ipc/channels';
+import { ipcChannels, type AppBridge } from '../../shared/ipc/channels';
 
 /** Answers one channel's call in a test (any input; the contract is not checked here). */
 export type ScriptedHandler = (input: any) => Result<unknown> | Promise<Result<unknown>>;
@@ -20,8 +20,8 @@ export function scriptedBridge(handlers: Record<string, ScriptedHandler>, extras
     get: (target, name: string) =>
       name in target
         ? target[name]
-        : name === 'pathForFile'
-          ? undefined // browser mode: no file paths unless the test gives the desktop method
+        : !(name in ipcChannels)
+          ? undefined // not a channel: desktop-only helpers exist only when the test gives them
           : async (input: unknown) => {
             calls.push({ channel: name, input });
             const handler = handlers[name];

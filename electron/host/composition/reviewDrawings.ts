@@ -142,7 +142,7 @@ export function confirmOriginal(originalPath: string, bytes: Uint8Array): string
     throw refuse('missing', 'the file is no longer there');
   }
   if (!info.isFile()) throw refuse('not-a-file', 'that is not a plain file');
-  if (info.size !== bytes.length || !createHash('sha256').update(readFileSync(originalPath)).digest().equals(createHash('sha256').update(bytes).digest())) {
+  if (info.size !== bytes.length || !readFileSync(originalPath).equals(bytes)) {
     throw refuse('changed', 'the file on disk is not the one that was opened (it changed meanwhile)');
   }
   return originalPath;
