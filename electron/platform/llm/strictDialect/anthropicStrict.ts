@@ -1,4 +1,4 @@
-import { branchesOf, describeDropped, isNode, propertiesOf, tupleItems, type SchemaNode } from './schemaNode';
+import { branchesOf, compileDefinitions, describeDropped, isDefinitionsKey, isNode, propertiesOf, tupleItems, type SchemaNode } from './schemaNode';
 
 /*
  * Anthropic strict tool use (`strict: true` on a tool; "JSON Schema limitations" of the
@@ -21,7 +21,8 @@ export function compileAnthropicStrict(schema: SchemaNode): SchemaNode {
   const dropped: string[] = [];
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties' || key === 'additionalProperties' || key === 'prefixItems' || key === 'items' || key === 'description' || key === '$schema') continue;
-    if (DROPPED.has(key)) dropped.push(`${key} ${String(value)}`);
+    if (isDefinitionsKey(key)) out[key] = compileDefinitions(value, compileAnthropicStrict);
+    else if (DROPPED.has(key)) dropped.push(`${key} ${String(value)}`);
     else if (key === 'minItems' && typeof value === 'number' && value > 1) {
       dropped.push(`minItems ${value}`);
       out.minItems = 1;

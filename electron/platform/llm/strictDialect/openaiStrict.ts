@@ -1,4 +1,4 @@
-import { branchesOf, describeDropped, isNode, propertiesOf, requiredOf, tupleItems, type SchemaNode } from './schemaNode';
+import { branchesOf, compileDefinitions, describeDropped, isDefinitionsKey, isNode, propertiesOf, requiredOf, tupleItems, type SchemaNode } from './schemaNode';
 
 /*
  * OpenAI Structured Outputs, strict mode ("Supported schemas" in the Structured Outputs guide):
@@ -40,7 +40,8 @@ export function compileOpenAiStrict(schema: SchemaNode): SchemaNode {
   const dropped: string[] = [];
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties' || key === 'required' || key === 'additionalProperties' || key === 'prefixItems' || key === 'items' || key === 'description') continue;
-    if (key === 'minLength' || key === 'maxLength' || key === 'uniqueItems') dropped.push(`${key} ${String(value)}`);
+    if (isDefinitionsKey(key)) out[key] = compileDefinitions(value, compileOpenAiStrict);
+    else if (key === 'minLength' || key === 'maxLength' || key === 'uniqueItems') dropped.push(`${key} ${String(value)}`);
     else if (key !== '$schema') out[key] = value;
   }
   if (schema.type === 'object') {
@@ -56,6 +57,13 @@ export function compileOpenAiStrict(schema: SchemaNode): SchemaNode {
   const description = describeDropped(schema.description, dropped);
   if (description) out.description = description;
   return out;
+}
+
+/** A `$ref` OpenAI can follow: the root itself or a definition the root carries. */
+function resolvesLocally(root: SchemaNode, ref: unknown): boolean {
+  if (ref === '#') return true;
+  const match = typeof ref === 'string' ? /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) : null;
+  return match !== null && isNode(root[match[1]!]) && isNode((root[match[1]!] as SchemaNode)[match[2]!]);
 }
 
 /**
@@ -78,6 +86,7 @@ export function openAiStrictIssues(schema: SchemaNode): string[] {
       if (node.enum.length > OPENAI_STRICT_LIMITS.bigEnumValues && enumChars > OPENAI_STRICT_LIMITS.bigEnumChars) issues.push(`In context=(${context}), an enum with more than ${OPENAI_STRICT_LIMITS.bigEnumValues} values may have at most ${OPENAI_STRICT_LIMITS.bigEnumChars} characters.`);
     }
     if ('const' in node) chars += String(node.const).length;
+    if ('$ref' in node && !resolvesLocally(schema, node.$ref)) issues.push(`In context=(${context}), reference ${String(node.$ref)} can't be resolved.`);
     const isObject = node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'));
     if (isObject) {
       if (depth > OPENAI_STRICT_LIMITS.depth) issues.push(`In context=(${context}), ${depth} levels of nesting exceeds limit of ${OPENAI_STRICT_LIMITS.depth}.`);

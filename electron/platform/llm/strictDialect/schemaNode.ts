@@ -31,3 +31,11 @@ export function describeDropped(description: unknown, dropped: string[]): string
   if (dropped.length === 0) return base || undefined;
   return `${base}${base ? ' ' : ''}(${dropped.join(', ')})`;
 }
+
+/** True for the keys that hold a node's local definitions (targets of `#/$defs/<name>` references). */
+export const isDefinitionsKey = (key: string): key is '$defs' | 'definitions' => key === '$defs' || key === 'definitions';
+
+/** Local definitions compiled by a dialect: a reference then lands on a schema of that dialect, not on the canonical one. */
+export function compileDefinitions(value: unknown, compile: (node: SchemaNode) => SchemaNode): SchemaNode {
+  return Object.fromEntries(Object.entries(isNode(value) ? value : {}).map(([name, node]) => [name, isNode(node) ? compile(node) : node]));
+}

@@ -95,6 +95,37 @@ describe('OpenAI strict dialect', () => {
   });
 });
 
+/** The canonical schema with its union kept once under $defs and referenced twice (how fragment schemas share a sketch shape). */
+const withDefs: SchemaNode = {
+  type: 'object',
+  properties: { first: { $ref: '#/$defs/extent' }, second: { $ref: '#/$defs/extent' } },
+  required: ['first'],
+  additionalProperties: false,
+  $defs: { extent: (canonical.properties as Record<string, SchemaNode>).extent! },
+};
+
+describe('local definitions in the strict dialects', () => {
+  it('compiles $defs in place (OpenAI), so both references land on one strict definition and the subset check accepts it', () => {
+    const strict = compileOpenAiStrict(withDefs);
+    expect(openAiStrictIssues(strict)).toEqual([]);
+    expect(JSON.stringify(strict)).not.toContain('oneOf');
+    expect((strict.properties as Record<string, SchemaNode>).second).toEqual({ anyOf: [{ $ref: '#/$defs/extent' }, { type: 'null' }] });
+    expect(JSON.stringify(strict).split('one_sided').length - 1).toBe(1);
+  });
+
+  it('refuses a reference that names no definition of the root, as OpenAI does', () => {
+    const strict = compileOpenAiStrict({ ...withDefs, $defs: {} });
+    expect(openAiStrictIssues(strict)).toEqual(expect.arrayContaining([expect.stringContaining("reference #/$defs/extent can't be resolved")]));
+  });
+
+  it('compiles $defs in place (Anthropic): no oneOf or numeric bounds survive inside them', () => {
+    const strict = compileAnthropicStrict(withDefs);
+    const extent = (strict.$defs as Record<string, SchemaNode>).extent!;
+    expect(Object.keys(extent)).toEqual(['anyOf']);
+    expect(JSON.stringify(extent)).not.toContain('exclusiveMinimum"');
+  });
+});
+
 describe('Anthropic strict tool-use dialect', () => {
   const strict = compileAnthropicStrict(canonical);
 

@@ -9,7 +9,7 @@ import { validateRawArguments } from '../../domain/protocol/tools/toolKit';
 import { createCdslCatalog } from '../../application/cdslCatalog';
 import { conformanceTools, runGenerationConformance, type ConformanceKey } from '../../application/protocol/conformance';
 import { schemaFamilies } from '../../application/protocol/conformanceProbes';
-import { createGatewayModel, endpointOf, strictToolParameters } from './gatewayModel';
+import { createGatewayModel, endpointOf, strictToolDefinition } from './gatewayModel';
 
 const catalog = createCdslCatalog(OCCT_OPERATION_IDS);
 const check = (schema: Parameters<typeof catalog.validator.issues>[0], value: unknown, path: string) => catalog.validator.issues(schema, value, path);
@@ -41,7 +41,10 @@ async function modelOver(script: ScriptStep[] | ((request: CapturedRequest) => S
 
 describe('conformance through the gateway over real HTTP', () => {
   it("a scripted provider that enforces OpenAI's strict-schema rules accepts every schema the product sends in strict mode", async () => {
-    for (const tool of tools) expect(openAiStrictIssues(strictToolParameters('chat-completions', tool)), tool.name).toEqual([]);
+    for (const tool of tools) {
+      const sent = strictToolDefinition('chat-completions', tool);
+      if (sent.strict) expect(openAiStrictIssues(sent.parameters), tool.name).toEqual([]);
+    }
     for (const family of schemaFamilies(tools).families) expect(openAiStrictIssues(compileOpenAiStrict(family.probe.parameters)), family.name).toEqual([]);
     const model = await modelOver(echo);
     const report = await runGenerationConformance(model, catalog, check, key, { modes: 'all' });
@@ -49,6 +52,17 @@ describe('conformance through the gateway over real HTTP', () => {
     expect(report.mode).toBe('strict');
     const strictBodies = server!.requests.filter((r) => JSON.stringify(r.body).includes('"strict":true'));
     expect(strictBodies.length).toBe(report.modes.strict.checks.length);
+  });
+
+  it('sends a compact-offered drafting tool in strict mode as offered and not strict, every other tool compiled and strict', async () => {
+    const batch = tools.find((t) => t.name === 'submit_requirements_draft_batch')!;
+    const finalize = tools.find((t) => t.name === 'finalize_requirements_draft')!;
+    const model = await modelOver([{ toolCall: { name: finalize.name, arguments: {} } }]);
+    await model.turn({ mode: 'strict', system: 's', user: '{}', tools: [batch, finalize], purpose: 'test' });
+    const sent = (server!.requests[0]!.body as { tools: { function: { name: string; strict?: boolean; parameters: unknown } }[] }).tools.map((t) => t.function);
+    expect(sent.map((t) => [t.name, t.strict ?? false])).toEqual([[batch.name, false], [finalize.name, true]]);
+    expect(JSON.stringify(sent[0]!.parameters)).toBe(JSON.stringify(batch.parameters));
+    expect(JSON.stringify(sent[0]!.parameters).length).toBeLessThan(JSON.stringify(batch.canonicalParameters).length / 3);
   });
 
   it("refuses a canonical (non-compiled) schema sent as strict with OpenAI's 400 and fails that mode only", async () => {

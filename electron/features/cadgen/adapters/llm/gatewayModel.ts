@@ -6,11 +6,18 @@ import type { ModelEndpoint, ModelPort, ModelReply, OutputMode } from '../../app
 const MAX_OUTPUT_TOKENS = 4096;
 
 /**
- * What strict mode sends for a tool: its full closed schema (a strict schema cannot leave an object
- * open, so the compact claim offer will not do), references inlined, compiled to the protocol's dialect.
+ * What strict mode sends for a tool: its schema compiled to the protocol's strict dialect with
+ * `strict: true` — except a tool offered compact (`canonicalParameters` set: the draft batch and
+ * patch, whose claim `expected` is read on demand through get_claim_schema). A strict schema
+ * must be closed, so it could carry the claim only as the full ≈ 16 KB oneOf of every kind on
+ * every drafting turn; that tool goes as offered and not strict (both OpenAI and Anthropic take
+ * `strict` per tool), and its arguments meet the canonical validator like every other call's.
+ * Local `$defs` stay (both dialects resolve them) so a shared part is sent once, not per use.
  */
-export function strictToolParameters(protocol: LlmProtocol, tool: { parameters: Record<string, unknown>; canonicalParameters?: Record<string, unknown> }): Record<string, unknown> {
-  return compileStrictSchema(protocol, inlineLocalRefs(tool.canonicalParameters ?? tool.parameters));
+export function strictToolDefinition(protocol: LlmProtocol, tool: LlmToolDefinition & { canonicalParameters?: Record<string, unknown> }): LlmToolDefinition {
+  const { canonicalParameters, ...offered } = tool;
+  if (canonicalParameters) return offered;
+  return { ...offered, parameters: compileStrictSchema(protocol, offered.parameters), strict: true };
 }
 
 /** The endpoint a gateway provider config stands for: strict and tool modes everywhere; JSON mode where the protocol has one. */
@@ -53,9 +60,11 @@ export function createGatewayModel(id: string, gateway: LlmGateway, endpoint?: M
       const protocol = (endpoint?.protocol ?? 'chat-completions') as LlmProtocol;
       const content: LlmContentPart[] = [{ type: 'text', text: request.user }, ...(request.images ?? []).map((image) => ({ type: 'image' as const, ...image }))];
       const byName = new Map(request.tools.map((t) => [t.name, t]));
-      const tools: LlmToolDefinition[] = request.tools.map(({ canonicalParameters, ...t }) =>
-        mode === 'strict' ? { ...t, parameters: strictToolParameters(protocol, { ...t, ...(canonicalParameters ? { canonicalParameters } : {}) }), strict: true } : t,
-      );
+      const tools: LlmToolDefinition[] = request.tools.map((t) => {
+        if (mode === 'strict') return strictToolDefinition(protocol, t);
+        const { canonicalParameters: _validatedOnly, ...offered } = t;
+        return offered;
+      });
       const response = await gateway.complete({
         system: mode === 'json' ? `${request.system}\n\n${JSON_MODE_RULES}\n${JSON.stringify(tools)}` : request.system,
         messages: [{ role: 'user', content }],
@@ -77,9 +86,9 @@ export function createGatewayModel(id: string, gateway: LlmGateway, endpoint?: M
       const [call, ...more] = response.toolCalls;
       if (!call || more.length > 0) return { kind: 'no_call', usage: response.usage, text: call ? `${response.toolCalls.length} tool calls` : response.text };
       const reply: ModelReply = { kind: 'call', name: call.name, rawArguments: call.rawArguments, usage: response.usage };
-      const canonical = byName.get(call.name);
-      if (mode !== 'strict' || !strictUsesNullForOptional(protocol) || !canonical || call.parsed === undefined) return reply;
-      const restored = JSON.stringify(restoreOptionals(inlineLocalRefs(canonical.canonicalParameters ?? canonical.parameters), call.parsed));
+      const sent = tools.find((t) => t.name === call.name);
+      if (!sent?.strict || !strictUsesNullForOptional(protocol) || call.parsed === undefined) return reply;
+      const restored = JSON.stringify(restoreOptionals(inlineLocalRefs(byName.get(call.name)!.parameters), call.parsed));
       // Unchanged arguments keep their exact raw bytes (hash and format checks see what was sent).
       return restored === JSON.stringify(call.parsed) ? reply : { ...reply, rawArguments: restored };
     },
