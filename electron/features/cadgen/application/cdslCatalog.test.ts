@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL_CONTRACTS } from '../domain/contracts/registry';
+import { inlineLocalRefs, point2 } from '../domain/contracts/schemaParts';
 import { mintToken } from '../domain/topology';
 import type { TopologySnapshot } from '../domain/topology';
 import { createCdslCatalog } from './cdslCatalog';
@@ -142,5 +143,23 @@ describe('document validation', () => {
     } catch (error) {
       expect((error as { data: { issues: { path: string }[] } }).data.issues[0]?.path).toContain('/features/F1/params/extent');
     }
+  });
+});
+
+describe('shared coordinate parts in fragment schemas', () => {
+  const arbitraryPoint = fc.array(fc.oneof(fc.double({ min: -200_000, max: 200_000, noNaN: true }), fc.constant('x')), { minLength: 1, maxLength: 4 });
+
+  it('keeps each repeated coordinate tuple once under $defs and accepts and refuses exactly what the written-out schema does (property)', () => {
+    const extrude = catalog.fragmentSchema('extrude', null);
+    expect(Object.keys(extrude.$defs as object).sort()).toEqual(['point2', 'profile_shape', 'vec3']);
+    expect(JSON.stringify(extrude).split(JSON.stringify(point2)).length - 1).toBe(1);
+    const inlined = inlineLocalRefs(extrude);
+    fc.assert(
+      fc.property(arbitraryPoint, arbitraryPoint, arbitraryPoint, (origin, centre, to) => {
+        const fragment = { feature: { atomic_id: 'extrude', params: { extent: { kind: 'symmetric', distance_mm: 5 }, body: 'join' } }, sketch: { workplane: { origin, normal: [0, 0, 1], x_dir: [1, 0, 0] }, profile: { outer: { type: 'polyline', start: centre, segments: [{ type: 'line', to }, { type: 'line', to: [0, 0] }] } } } };
+        expect(catalog.validator.issues(extrude, fragment, '').length === 0).toBe(catalog.validator.issues(inlined, fragment, '').length === 0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

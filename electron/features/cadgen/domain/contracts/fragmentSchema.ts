@@ -1,5 +1,5 @@
 import type { TopologySnapshot } from '../topology';
-import { closedObject } from './schemaParts';
+import { closedObject, referSharedParts } from './schemaParts';
 import type { JsonSchema } from './schemaParts';
 import { SKETCH_DEFS, sketchSchema } from './sketchSchema';
 import type { OperationContract } from './types';
@@ -29,7 +29,8 @@ function bindTokens(contract: OperationContract, snapshot: TopologySnapshot | nu
  * The dynamic JSON Schema of one author fragment for `contract`: const atomic_id, sketch exactly
  * when the contract requires it, closed params, selector/reference slots restricted to tokens
  * of `snapshot` (no snapshot → empty enums: nothing can be selected yet). A sketch's shared
- * parts live in root `$defs`; a schema embedding this one must hoist them to its own root.
+ * parts and repeated coordinate tuples live in root `$defs`; a schema embedding this one must
+ * hoist them to its own root.
  */
 export function fragmentSchema(contract: OperationContract, snapshot: TopologySnapshot | null): JsonSchema {
   const featureProperties: Record<string, JsonSchema> = { atomic_id: { const: contract.atomic_id } };
@@ -39,5 +40,5 @@ export function fragmentSchema(contract: OperationContract, snapshot: TopologySn
   const fragmentProperties: Record<string, JsonSchema> = { feature: closedObject(featureProperties) };
   const sketch = contract.fragment_shape.sketch === 'required';
   if (sketch) fragmentProperties.sketch = sketchSchema;
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: `cdsl_fragment_${contract.atomic_id}`, ...closedObject(fragmentProperties), ...(sketch ? { $defs: SKETCH_DEFS } : {}) };
+  return referSharedParts({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: `cdsl_fragment_${contract.atomic_id}`, ...closedObject(fragmentProperties), ...(sketch ? { $defs: SKETCH_DEFS } : {}) });
 }

@@ -23,6 +23,40 @@ export const coord = num(-COORD_LIMIT_MM, COORD_LIMIT_MM);
 export const point2: JsonSchema = { type: 'array', items: coord, minItems: 2, maxItems: 2 };
 export const vec3: JsonSchema = { type: 'array', items: coord, minItems: 3, maxItems: 3 };
 
+/** Coordinate tuples an author schema may repeat many times (a sketch has a dozen point2s): kept once under `$defs` when repeated. */
+const SHARED_PARTS: Record<string, JsonSchema> = { point2, vec3 };
+
+/**
+ * `schema` with every repeated shared part (by value: point2, vec3) replaced by a local
+ * `#/$defs/<name>` reference and defined once in its root `$defs`. A part used once stays
+ * written out (its reference and definition together would be longer). Validation is unchanged:
+ * the reference resolves to the very same schema.
+ */
+export function referSharedParts(schema: JsonSchema): JsonSchema {
+  const spelled = new Map(Object.entries(SHARED_PARTS).map(([name, part]) => [JSON.stringify(part), name]));
+  const uses = new Map<string, number>();
+  const count = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(count);
+    if (node === null || typeof node !== 'object') return;
+    const name = spelled.get(JSON.stringify(node));
+    if (name) uses.set(name, (uses.get(name) ?? 0) + 1);
+    else Object.values(node).forEach(count);
+  };
+  count(schema);
+  const shared = new Set([...uses].filter(([, n]) => n > 1).map(([name]) => name));
+  if (shared.size === 0) return schema;
+  const refer = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(refer);
+    if (node === null || typeof node !== 'object') return node;
+    const name = spelled.get(JSON.stringify(node));
+    if (name && shared.has(name)) return { $ref: `#/$defs/${name}` };
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, refer(v)]));
+  };
+  const referred = refer(schema) as JsonSchema;
+  const defs = { ...((referred.$defs as Record<string, JsonSchema> | undefined) ?? {}), ...Object.fromEntries([...shared].map((name) => [name, SHARED_PARTS[name]!])) };
+  return { ...referred, $defs: defs };
+}
+
 /** Closed object: every property listed, additionalProperties false. */
 export function closedObject(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), description?: string): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
