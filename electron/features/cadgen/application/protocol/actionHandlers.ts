@@ -3,9 +3,15 @@ import { seqId } from '../../domain/protocol/task';
 import type { NextAction } from '../../domain/protocol/tools/actionTools';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler } from './handlerTypes';
+import { contractReading } from './observationHandlers';
 import { headMove, moveTo } from './transitions';
 
-/** propose_next_action: becomes the pending action (seed §4.3); the server never picks it. */
+/**
+ * propose_next_action: becomes the pending action (seed §4.3); the server never picks it. The
+ * proposal pins the operation, so its contract is read with it (hash bound, note in the facts):
+ * every author's next call would be that read, a turn that decides nothing (seed §7 puts fewer
+ * turns first). get_cdsl_operation_contract stays for comparing operations while repairing.
+ */
 export const handleProposeNextAction: Handler<NextAction> = async ({ snapshot, value, deps }) => {
   const { task } = snapshot;
   if (snapshot.pending) return rejected(protocolError(ProtocolErrorCode.authorDecisionRejected, `action ${snapshot.pending.action_id} is still pending`));
@@ -15,11 +21,13 @@ export const handleProposeNextAction: Handler<NextAction> = async ({ snapshot, v
     return rejected(protocolError(ProtocolErrorCode.runtimePreconditionFailed, `${value.atomic_id} needs an existing body; the part is still empty`, { atomic_id: value.atomic_id }));
   }
   const actionId = seqId('act', deps.repo.ledger(task.task_id).filter((e) => e.event === 'proposed').length + 1);
-  const pending = { action_id: actionId, working_head: task.working_head, proposal: value, contract_hash: null, idempotency_key: `${task.task_id}:${task.working_head}:${actionId}` };
+  const reading = contractReading(contract, deps.sha256);
+  const pending = { action_id: actionId, working_head: task.working_head, proposal: value, contract_hash: reading.hash, idempotency_key: `${task.task_id}:${task.working_head}:${actionId}` };
+  const notes = { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), contract: reading.note, last_tool: { tool: 'propose_next_action', outcome: `pending ${actionId}; contract ${value.atomic_id} read` } };
   return accepted(
     {
       pending,
-      task: { state: moveTo(task.state, 'action_proposed'), last_error: null, notes: { ...task.notes, last_tool: { tool: 'propose_next_action', outcome: `pending ${actionId}` } } },
+      task: { state: moveTo(task.state, 'action_proposed'), last_error: null, notes },
       ledger: [{ event: 'proposed', action_id: actionId, working_head: task.working_head, intent: value.intent, requirement_ids: value.requirement_ids, proposed_atomic_id: value.atomic_id, expected_change: value.expected_change }],
       outbox: [{ type: 'action_proposed', payload: { action_id: actionId, atomic_id: value.atomic_id, intent: value.intent } }],
     },

@@ -2,6 +2,7 @@ import { canonicalJson } from '../../domain/canonicalJson';
 import { protocolError, ProtocolErrorCode } from '../../domain/protocol/errors';
 import type { TurnNotes } from '../../domain/protocol/task';
 import type { FaceInfo } from '../../domain/topology';
+import type { OperationContract } from '../../domain/contracts/types';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler, HandlerResult } from './handlerTypes';
 
@@ -38,13 +39,19 @@ export const handleInspectTopology: Handler<{ kind: 'face' | 'edge' | 'feature';
   return observed(`${entries.length} ${value.kind}s`, notes, { observation: { head, snapshot_id: topology.snapshot_id } });
 };
 
+/** What reading an operation's contract gives the author: its hash (bound to the pending action) and the note the facts carry. */
+export function contractReading(contract: OperationContract, sha256: (text: string) => string): { hash: string; note: NonNullable<TurnNotes['contract']> } {
+  const hash = `ch_${sha256(canonicalJson(contract)).slice(0, 16)}`;
+  return { hash, note: { atomic_id: contract.atomic_id, contract_hash: hash, summary: contract.summary } };
+}
+
 /** get_cdsl_operation_contract: reading the pending operation's contract binds its hash to the action. */
 export const handleOperationContract: Handler<{ atomic_id: string }> = async ({ snapshot, value, deps }) => {
   const contract = deps.catalog.contracts.get(value.atomic_id);
   if (!contract) return rejected(protocolError(ProtocolErrorCode.runtimeContractInvalid, `no contract for ${value.atomic_id}`));
-  const hash = `ch_${deps.sha256(canonicalJson(contract)).slice(0, 16)}`;
+  const { hash, note } = contractReading(contract, deps.sha256);
   const head = snapshot.task.working_head;
-  const notes = noted(snapshot.task.notes, head, { contract: { atomic_id: contract.atomic_id, contract_hash: hash, summary: contract.summary }, last_tool: { tool: 'get_cdsl_operation_contract', outcome: contract.atomic_id } });
+  const notes = noted(snapshot.task.notes, head, { contract: note, last_tool: { tool: 'get_cdsl_operation_contract', outcome: contract.atomic_id } });
   const pending = snapshot.pending && snapshot.pending.proposal.atomic_id === value.atomic_id ? { ...snapshot.pending, contract_hash: hash } : undefined;
   return observed(`contract ${contract.atomic_id} ${hash}`, notes, pending ? { pending } : {});
 };
