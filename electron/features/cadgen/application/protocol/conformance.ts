@@ -62,8 +62,8 @@ const SNAPSHOT: TopologySnapshot = {
 function sampleView(state: TurnView['state'], catalog: CdslCatalog, draftComplete: boolean): TurnView {
   return {
     state, head: 'head_0001_rev_001', hasRevision: true, sourceIds: ['src_001'], draftIds: ['d_001'], draftComplete, requirementIds: ['req_001'], claimIds: ['claim_001'], visualClaimIds: ['claim_001'],
-    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema })), operations: [...catalog.contracts.keys()], pending: null,
-    inspectedSnapshotId: null, fragmentSchema: null, evidenceRefs: ['ev_1'], checkpointTokens: ['rev_000'], completable: true, candidate: { id: 'cand_1', head: 'head_0001_rev_001' }, revisionId: 'rev_001',
+    claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema })), claimSchemasRead: true, operations: [...catalog.contracts.keys()], pending: null,
+    inspectedSnapshotId: null, fragmentSchema: null, evidenceRefs: ['ev_1'], checkpointTokens: ['rev_000'], completable: true, repairing: true, candidate: { id: 'cand_1', head: 'head_0001_rev_001' }, revisionId: 'rev_001',
   };
 }
 

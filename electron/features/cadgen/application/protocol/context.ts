@@ -5,13 +5,20 @@ import type { ClaimResult } from '../evaluateClaims';
 /** How many recent ledger events the author sees as a digest (never the whole ledger). */
 const RECENT_ACTIONS = 3;
 
-const AUTHOR_SYSTEM = [
+const AUTHOR_ROLE = [
   'You are the author in the CadSight CDSL v3 protocol: you build a mechanical part one verified atomic action at a time.',
   'Each turn call exactly one offered tool; no plans, Markdown or CDSL outside tools. Copy ids, heads, tokens and hashes exactly from the facts; the server assigns every id.',
-  'Drafting: read the expected schema of the claim kinds you use (get_claim_schema), cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.',
-  'Modelling: propose the next single action, read its operation contract (and topology when it needs selectors), then submit the fragment.',
-  'Name in requirement_ids only the requirements the action makes or completes: a candidate is rejected when a claim of such a requirement fails, when a claim that passed before stops passing, or when a global invariant fails. A claim is pending while its geometry does not exist yet and fails once it exists and is wrong.',
-].join('\n');
+];
+
+/** The author's standing instructions per phase: a drafting turn is not sent the modelling rules, nor the reverse. */
+const AUTHOR_SYSTEM = {
+  drafting: [...AUTHOR_ROLE, 'Drafting: read the expected schema of the claim kinds you use (get_claim_schema), cite source ids, state assumptions, give machine-checkable acceptance claims, then finalize.'].join('\n'),
+  modelling: [
+    ...AUTHOR_ROLE,
+    'Modelling: propose the next single action (its operation contract is read with it), inspect the topology when the operation needs selectors, then submit the fragment.',
+    'A claim is pending while its geometry does not exist yet and fails once it exists and is wrong.',
+  ].join('\n'),
+};
 
 const REVIEWER_SYSTEM = [
   'You are the independent reviewer in the CadSight CDSL v3 protocol. You did not write this part.',
@@ -19,10 +26,14 @@ const REVIEWER_SYSTEM = [
   'Call exactly one of the offered tools with one row per requirement source or per claim as its schema demands.',
 ].join('\n');
 
+/**
+ * Claims with their status on the head. No `requirement_id`: the requirements beside them list
+ * their claim_ids already, and these facts are re-sent every turn.
+ */
 function claimSummary(snapshot: TaskSnapshot, results: ClaimResult[] | undefined): Record<string, unknown>[] {
   return (snapshot.contract?.contract.claims ?? []).map((c) => {
     const r = results?.find((x) => x.id === c.claim_id);
-    return { claim_id: c.claim_id, requirement_id: c.requirement_id, kind: c.claim_kind, expected: c.expected, status: r?.status ?? 'pending', ...(r && r.status !== 'pass' ? { detail: r.message } : {}) };
+    return { claim_id: c.claim_id, kind: c.claim_kind, expected: c.expected, status: r?.status ?? 'pending', ...(r && r.status !== 'pass' ? { detail: r.message } : {}) };
   });
 }
 
@@ -48,7 +59,7 @@ function recentActions(ledger: Record<string, unknown>[]): Record<string, unknow
  * The author's context for one turn (seed §7): frozen contract summary with coverage, compact
  * measurements, the pending action or a digest of recent actions, the last relevant error. The
  * selector token bank appears only after inspect_topology; the operation schema only as the
- * fragment tool's own parameters after get_cdsl_operation_contract; claim kinds' expected
+ * fragment tool's own parameters once the contract is read (with the proposal); claim kinds' expected
  * schemas only after get_claim_schema. Operation names are not repeated here: the
  * propose_next_action enum carries them. Drafting turns see the source paragraphs instead of
  * the contract. Keys run from what changes least (sources, the frozen requirements) to what
@@ -70,7 +81,11 @@ export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unk
     facts.claims = claimSummary(snapshot, task.head_revision ? snapshot.claimResults.get(task.head_revision) : undefined);
     Object.assign(facts, { state: task.state, working_head: task.working_head, head_revision: task.head_revision });
     if (measurements) facts.measurements = measurements;
-    if (snapshot.pending) facts.pending_action = { action_id: snapshot.pending.action_id, ...snapshot.pending.proposal, contract_read: snapshot.pending.contract_hash !== null };
+    if (snapshot.pending) {
+      // The proposal's working_head is the task's (a pending action is dropped when the head moves).
+      const { working_head: _sameHead, ...proposal } = snapshot.pending.proposal;
+      facts.pending_action = { action_id: snapshot.pending.action_id, ...proposal, contract_read: snapshot.pending.contract_hash !== null };
+    }
     else facts.recent_actions = recentActions(ledger);
     if (task.answer) facts.user_answer = task.answer;
   }
@@ -81,7 +96,7 @@ export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unk
   if (notes.last_tool) facts.last_tool = notes.last_tool;
   if (task.last_error) facts.last_error = { code: task.last_error.code, message: task.last_error.message, ...(task.last_error.data?.issues ? { issues: task.last_error.data.issues } : {}) };
   if (task.evidence.length > 0) facts.evidence = task.evidence;
-  return { system: AUTHOR_SYSTEM, user: JSON.stringify(facts) };
+  return { system: task.state === 'DRAFTING_REQUIREMENTS' ? AUTHOR_SYSTEM.drafting : AUTHOR_SYSTEM.modelling, user: JSON.stringify(facts) };
 }
 
 /** The reviewer's context: what is under review plus read-only claim results; drafting sources for requirement and final reviews. */

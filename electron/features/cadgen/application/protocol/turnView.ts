@@ -16,6 +16,15 @@ export function completionGateOpen(snapshot: TaskSnapshot): boolean {
   return contract.contract.claims.filter((c) => c.deterministic).every((c) => results.find((r) => r.id === c.claim_id)?.status === 'pass');
 }
 
+/** Evidence, an open error, a final review's repair card or a claim failing on the head (TurnView.repairing). */
+export function offHappyPath(snapshot: TaskSnapshot): boolean {
+  const { task } = snapshot;
+  if (task.evidence.length > 0 || task.last_error !== null) return true;
+  if (!task.head_revision) return false;
+  if (snapshot.claimResults.has(`${task.head_revision}${FINAL_SUFFIX}`)) return true;
+  return (snapshot.claimResults.get(task.head_revision) ?? []).some((r) => r.status === 'fail');
+}
+
 /** Accepted ancestors of the head (the rollback targets). */
 export function ancestorRevisions(snapshot: TaskSnapshot): string[] {
   const byId = new Map(snapshot.revisions.map((r) => [r.revision_id, r]));
@@ -46,6 +55,7 @@ export function turnViewOf(snapshot: TaskSnapshot, catalog: CdslCatalog, topolog
     claimIds: contract?.contract.claims.map((c) => c.claim_id) ?? [],
     visualClaimIds: contract?.contract.claims.filter((c) => !c.deterministic).map((c) => c.claim_id) ?? [],
     claimKinds: [...catalog.verifiers.values()].map((v) => ({ kind: v.kind, summary: v.summary, expected_schema: v.expected_schema })),
+    claimSchemasRead: task.notes.head === task.working_head && task.notes.claim_schemas !== undefined,
     operations: [...catalog.contracts.keys()],
     pending: pending && pendingContract ? { atomicId: pending.proposal.atomic_id, contractHash: pending.contract_hash, needsSnapshot: pendingContract.selector_policy.length > 0 || pendingContract.reference_policy.mode !== 'none' } : null,
     inspectedSnapshotId: inspected,
@@ -53,6 +63,7 @@ export function turnViewOf(snapshot: TaskSnapshot, catalog: CdslCatalog, topolog
     evidenceRefs: task.evidence.map((e) => e.ref),
     checkpointTokens: ancestorRevisions(snapshot),
     completable: completionGateOpen(snapshot),
+    repairing: offHappyPath(snapshot),
     candidate: candidate ? { id: candidate.candidate_id, head: candidate.base_head } : null,
     revisionId: task.head_revision,
   };

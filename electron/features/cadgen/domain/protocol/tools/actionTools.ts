@@ -9,12 +9,17 @@ export function proposeNextActionTool(facts: { head: string; requirementIds: rea
     .object({
       working_head: z.literal(facts.head),
       intent: shortText(360),
-      requirement_ids: z.array(idEnum(facts.requirementIds)).min(1).max(5),
+      // The gate this choice sets travels with the one tool that makes it, not in every turn's system text.
+      requirement_ids: z
+        .array(idEnum(facts.requirementIds))
+        .min(1)
+        .max(5)
+        .describe('only the requirements this action makes or completes: the candidate is rejected when a claim of one of them fails, when a claim that passed before stops passing, or when a global invariant fails'),
       atomic_id: idEnum(facts.operations),
       expected_change: shortText(360),
     })
     .strict();
-  return zodTool('propose_next_action', 'author', 'Choose the next single atomic CAD action (no parameters, no CDSL: those come after reading the contract).', schema, {
+  return zodTool('propose_next_action', 'author', 'Choose the next single atomic CAD action (no parameters, no CDSL: the fragment follows, in the shape of the operation contract read with it).', schema, {
     extraChecks: (v) => (new Set(v.requirement_ids).size !== v.requirement_ids.length ? [{ path: '/requirement_ids', message: 'duplicate requirement id' }] : []),
   });
 }

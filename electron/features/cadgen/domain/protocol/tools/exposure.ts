@@ -25,6 +25,8 @@ export interface TurnView {
   /** Claims judged by the independent reviewer (visual): the final review gives each a verdict with evidence. */
   visualClaimIds: readonly string[];
   claimKinds: readonly ClaimKindSchema[];
+  /** The author has read claim kinds' expected schemas (get_claim_schema) while drafting. */
+  claimSchemasRead: boolean;
   operations: readonly string[];
   pending: { atomicId: string; contractHash: string | null; needsSnapshot: boolean } | null;
   /** Snapshot id the author inspected at the current head (null: not inspected yet). */
@@ -35,6 +37,12 @@ export interface TurnView {
   checkpointTokens: readonly string[];
   /** The completion gate (all deterministic claims pass, nothing pending) is open. */
   completable: boolean;
+  /**
+   * Off the happy path: evidence of a refused candidate, an open error, a final review's repair
+   * card or a claim failing on the head. Only then are diagnosis (reading the head, concluding on
+   * evidence) and rollback worth their schemas in a turn.
+   */
+  repairing: boolean;
   candidate: { id: string; head: string } | null;
   revisionId: string | null;
 }
@@ -64,15 +72,21 @@ export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] 
   switch (view.state) {
     case 'DRAFTING_REQUIREMENTS': {
       if (view.draftComplete) return [finalizeDraftTool() as ExposedTool];
-      const tools: ExposedTool[] = [claimSchemaTool(requirementFacts) as ExposedTool, draftBatchTool(requirementFacts) as ExposedTool];
+      // Claims cannot be written before their kinds' schemas are read: the first drafting turn
+      // offers only the read, with the kind vocabulary in its description.
+      if (!view.claimSchemasRead && view.draftIds.length === 0) return [claimSchemaTool({ claimKinds: view.claimKinds, describeKinds: true }) as ExposedTool];
+      const tools: ExposedTool[] = [claimSchemaTool({ claimKinds: view.claimKinds, describeKinds: false }) as ExposedTool, draftBatchTool(requirementFacts) as ExposedTool];
       if (view.draftIds.length > 0) tools.push(patchDraftTool({ ...requirementFacts, draftIds: view.draftIds }) as ExposedTool);
       return tools;
     }
     case 'REVIEWING_REQUIREMENTS':
       return view.draftIds.length > 0 ? [reviewRequirementsTool({ sourceIds: view.sourceIds, draftIds: view.draftIds }) as ExposedTool] : [];
     case 'AWAITING_ACTION': {
+      // Seed §4.3: with no pending action the author only proposes (or completes once the gate is open).
+      const propose = proposeNextActionTool({ head: view.head, requirementIds: view.requirementIds, operations: view.operations }) as ExposedTool;
+      if (!view.repairing) return view.completable ? [propose, completeTaskTool() as ExposedTool] : [propose];
       const [contract, ...facts] = observationTools(view, view.operations);
-      const tools: ExposedTool[] = [contract!, proposeNextActionTool({ head: view.head, requirementIds: view.requirementIds, operations: view.operations }) as ExposedTool, ...facts];
+      const tools: ExposedTool[] = [contract!, propose, ...facts];
       if (view.evidenceRefs.length > 0) tools.push(geometryConclusionTool({ head: view.head, evidenceRefs: view.evidenceRefs }) as ExposedTool);
       if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
       if (view.completable) tools.push(completeTaskTool() as ExposedTool);
@@ -81,12 +95,13 @@ export function exposedTools(view: TurnView, check: SchemaCheck): ExposedTool[] 
     case 'ACTION_PENDING': {
       const pending = view.pending;
       if (!pending) return [];
-      // Pending: the contract is worth reading until it is read, the token bank only for an
-      // operation that selects or references geometry; drawings do not help fill a fragment.
+      // Pending: the contract is worth reading until it is read (a proposal reads it), the token
+      // bank only for an operation that selects or references geometry; drawings do not help fill a fragment.
       const tools: ExposedTool[] = pending.contractHash === null ? [operationContractTool({ operations: [pending.atomicId] }) as ExposedTool] : [];
       if (view.hasRevision && pending.needsSnapshot) tools.push(inspectTopologyTool({ head: view.head }) as ExposedTool);
-      if (view.hasRevision) tools.push(measureTool({ head: view.head }) as ExposedTool);
-      if (view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
+      // Measuring repeats the facts' measurements and the topology listing; it earns its schema while repairing.
+      if (view.hasRevision && view.repairing) tools.push(measureTool({ head: view.head }) as ExposedTool);
+      if (view.repairing && view.checkpointTokens.length > 0) tools.push(rollbackTool({ head: view.head, checkpointTokens: view.checkpointTokens }) as ExposedTool);
       const snapshotReady = !pending.needsSnapshot || view.inspectedSnapshotId !== null;
       if (pending.contractHash !== null && view.fragmentSchema !== null && snapshotReady) {
         tools.push(submitFragmentTool({ head: view.head, contractHash: pending.contractHash, snapshotId: view.inspectedSnapshotId, fragmentSchema: view.fragmentSchema, check }) as ExposedTool);

@@ -117,7 +117,7 @@ function claimIssues(items: readonly RequirementItem[], facts: RequirementFacts,
 
 export function draftBatchTool(facts: RequirementFacts): ExposedTool<{ items: RequirementItem[] }> {
   const schema = z.object({ items: z.array(requirementItem(facts)).min(1).max(MAX_ITEMS_PER_BATCH) }).strict();
-  return claimTool('submit_requirements_draft_batch', `Add up to 8 requirements citing source ids, each with machine-checkable acceptance claims. Claim kinds:\n${claimKindLines(facts.claimKinds)}`, schema, facts, (v) => claimIssues(v.items, facts, '/items'));
+  return claimTool('submit_requirements_draft_batch', 'Add up to 8 requirements citing source ids, each with machine-checkable acceptance claims; a claim\'s `expected` follows its kind\'s schema (get_claim_schema).', schema, facts, (v) => claimIssues(v.items, facts, '/items'));
 }
 
 export type RequirementPatch = { op: 'replace'; target_draft_id: string; item: RequirementItem } | { op: 'remove'; target_draft_id: string; reason: string };
@@ -142,10 +142,15 @@ export function patchDraftTool(facts: RequirementFacts & { draftIds: readonly st
 
 export const emptyArgs = z.object({}).strict();
 
-/** get_claim_schema (read-only): the closed `expected` schemas of the named claim kinds. */
-export function claimSchemaTool(facts: { claimKinds: readonly ClaimKindSchema[] }) {
+/**
+ * get_claim_schema (read-only): the closed `expected` schemas of the named claim kinds. With
+ * `describeKinds` its description carries one line per kind — the vocabulary the author chooses
+ * from, sent until the first schemas are read (then the facts hold them and the enum names the rest).
+ */
+export function claimSchemaTool(facts: { claimKinds: readonly ClaimKindSchema[]; describeKinds: boolean }) {
   const kinds = z.array(idEnum(facts.claimKinds.map((k) => k.kind))).min(1).max(MAX_CLAIMS_PER_ITEM);
-  return zodTool('get_claim_schema', 'author', 'Read the closed `expected` schema of claim kinds before using them.', z.object({ claim_kinds: kinds }).strict(), {
+  const description = 'Read the closed `expected` schema of claim kinds before using them.';
+  return zodTool('get_claim_schema', 'author', facts.describeKinds ? `${description} Claim kinds:\n${claimKindLines(facts.claimKinds)}` : description, z.object({ claim_kinds: kinds }).strict(), {
     extraChecks: (v) => (new Set(v.claim_kinds).size !== v.claim_kinds.length ? [{ path: '/claim_kinds', message: 'duplicate claim kind' }] : []),
   });
 }

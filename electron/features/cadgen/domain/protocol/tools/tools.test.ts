@@ -30,6 +30,7 @@ function view(overrides: Partial<TurnView>): TurnView {
     claimIds: ['claim_001', 'claim_002'],
     visualClaimIds: [],
     claimKinds,
+    claimSchemasRead: true,
     operations: ['extrude', 'hole'],
     pending: null,
     inspectedSnapshotId: null,
@@ -37,6 +38,7 @@ function view(overrides: Partial<TurnView>): TurnView {
     evidenceRefs: ['err_001'],
     checkpointTokens: ['rev_001'],
     completable: true,
+    repairing: true,
     candidate: { id: 'cand_001', head: 'head_000000000001' },
     revisionId: 'rev_002',
     ...overrides,
@@ -46,14 +48,24 @@ function view(overrides: Partial<TurnView>): TurnView {
 const names = (v: TurnView): string[] => exposedTools(v, check).map((t) => t.name).sort();
 
 describe('protocol tools', () => {
+  it('offers on the happy path only what the seed allows there: propose with no pending action (and complete once the gate is open), no rollback while an action is pending', () => {
+    const happy = { evidenceRefs: [], repairing: false };
+    expect(names(view({ ...happy, state: 'AWAITING_ACTION', completable: false }))).toEqual(['propose_next_action']);
+    expect(names(view({ ...happy, state: 'AWAITING_ACTION' }))).toEqual(['complete_task', 'propose_next_action']);
+    const pending = { atomicId: 'hole', contractHash: 'ch_1', needsSnapshot: true };
+    expect(names(view({ ...happy, state: 'ACTION_PENDING', pending, inspectedSnapshotId: 'snap1', fragmentSchema: fragmentSchema(hole, null) }))).toEqual(['inspect_topology', 'submit_cdsl_fragment']);
+  });
+
   it('derives the visible tools from the state, pending action and snapshot only', () => {
     expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }))).toEqual(['get_claim_schema', 'submit_requirements_draft_batch']);
+    expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [], claimSchemasRead: false }))).toEqual(['get_claim_schema']);
     expect(names(view({ state: 'DRAFTING_REQUIREMENTS' }))).toEqual(['get_claim_schema', 'patch_requirements_draft', 'submit_requirements_draft_batch']);
     expect(names(view({ state: 'DRAFTING_REQUIREMENTS', draftComplete: true }))).toEqual(['finalize_requirements_draft']);
     expect(names(view({ state: 'REVIEWING_REQUIREMENTS' }))).toEqual(['review_requirements']);
     expect(names(view({ state: 'AWAITING_ACTION' }))).toEqual(['complete_task', 'get_cdsl_operation_contract', 'inspect_topology', 'measure', 'propose_next_action', 'record_geometry_conclusion', 'render_view', 'rollback_checkpoint']);
     expect(names(view({ state: 'AWAITING_ACTION', hasRevision: false, completable: false, evidenceRefs: [], checkpointTokens: [] }))).toEqual(['get_cdsl_operation_contract', 'propose_next_action']);
     const pending = { atomicId: 'hole', contractHash: 'ch_1', needsSnapshot: true };
+    expect(names(view({ state: 'ACTION_PENDING', pending, inspectedSnapshotId: 'snap1', fragmentSchema: fragmentSchema(hole, null) }))).toContain('rollback_checkpoint');
     expect(names(view({ state: 'ACTION_PENDING', pending, fragmentSchema: fragmentSchema(hole, null) }))).not.toContain('submit_cdsl_fragment');
     expect(names(view({ state: 'ACTION_PENDING', pending, inspectedSnapshotId: 'snap1', fragmentSchema: fragmentSchema(hole, null) }))).toContain('submit_cdsl_fragment');
     expect(names(view({ state: 'ACTION_PENDING', pending: { ...pending, contractHash: null }, inspectedSnapshotId: 'snap1' }))).not.toContain('submit_cdsl_fragment');
@@ -72,14 +84,16 @@ describe('protocol tools', () => {
     }
   });
 
-  it('offers claim kinds as an enum with one-line summaries and validates expected values on the closed oneOf from the verifier registry', () => {
+  it('offers claim kinds as an enum with one-line summaries (on the first read) and validates expected values on the closed oneOf from the verifier registry', () => {
     const batch = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [] }), check).find((t) => t.name === 'submit_requirements_draft_batch');
     if (!batch) throw new Error('draft batch not exposed');
+    const [firstRead] = exposedTools(view({ state: 'DRAFTING_REQUIREMENTS', draftIds: [], claimSchemasRead: false }), check);
     const offered = JSON.stringify(batch.parameters);
     const canonical = JSON.stringify(batch.canonicalParameters);
     for (const v of ALL_VERIFIERS) {
       expect(offered).toContain(`"${v.kind}"`);
-      expect(batch.description).toContain(`${v.kind}: ${v.summary}`);
+      expect(firstRead?.description).toContain(`${v.kind}: ${v.summary}`);
+      expect(batch.description).not.toContain(`${v.kind}: ${v.summary}`);
       expect(canonical).toContain(`"const":"${v.kind}"`);
     }
     expect(offered.length).toBeLessThan(canonical.length / 4);
