@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderReviewPng } from '../../adapters/artifacts/pngRenderer';
 import type { GenerationDeps } from './deps';
+import type { TaskSnapshot } from './ports';
 import { REVIEW_IMAGE_TOKEN_BUDGET, REVIEW_MIN_LONG_EDGE, reviewRenders } from './reviewRenders';
+import { reviewSubject } from './reviewSubject';
 
 /** A square drawing: one visible (black) and one hidden (grey) path, as projectionSvg writes them. */
 const view = (visible: string, hidden: string): string =>
@@ -34,5 +36,43 @@ describe('reviewer render budget', () => {
     const { choice } = await reviewRenders(depsWith(files), 'task_x', 'c', null, 'final review');
     expect(choice.sent.map((s) => [s.view, s.why])).toEqual([['iso', 'this revision has no shaded view; the hidden-line isometric view instead']]);
     expect(choice.sent[0]?.width).toBe(1024);
+  });
+});
+
+describe('reviewer render sizes against the tile rule', () => {
+  const wide = (w: number, h: number): string => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}mm" height="${h}mm"><rect x="0" y="0" width="${w}" height="${h}" fill="white"/><path d="M1 1L${w - 1} ${h - 1}" stroke="black" stroke-width="1"/></svg>`;
+
+  it('shrinks a view whose short side just passes a 512 px tile onto the tile boundary (1024 × 589 → two tiles, not four)', async () => {
+    const { choice } = await reviewRenders(depsWith({ 'c/view-iso-shaded.svg': wide(1024, 589) }), 'task_x', 'c', null, 'final review');
+    const [iso] = choice.sent;
+    expect(iso?.height).toBeLessThanOrEqual(512);
+    expect(iso?.width).toBeGreaterThanOrEqual(880);
+    expect(iso?.tokens.openai).toBe(85 + 2 * 170);
+  });
+
+  it('keeps a view that a shrink of at most a fifth cannot bring onto a tile boundary at its full size', async () => {
+    const { choice } = await reviewRenders(depsWith({ 'c/view-iso-shaded.svg': wide(1024, 700) }), 'task_x', 'c', null, 'final review');
+    expect([choice.sent[0]?.width, choice.sent[0]?.height]).toEqual([1024, 700]);
+  });
+});
+
+describe('what a candidate review is shown', () => {
+  it('compares the candidate with the revision its base head names, so views unchanged since then are left out', async () => {
+    const head = 'head_0001_rev_001';
+    const files: Record<string, string> = { 'revisions/rev_002/view-iso-shaded.svg': view('M10 10L90 90', '') };
+    for (const name of ['front', 'top']) {
+      files[`revisions/rev_001/view-${name}.svg`] = view('M10 10L90 10', '');
+      files[`revisions/rev_002/view-${name}.svg`] = name === 'top' ? view('M10 10L90 10M50 50L60 60', '') : view('M10 10L90 10', '');
+    }
+    const deps = { ...depsWith(files), artifacts: { readText: async (_t: string, p: string) => files[p] ?? null, writeStep: async () => undefined } } as unknown as GenerationDeps;
+    const snapshot = {
+      task: { task_id: 'task_x', state: 'CANDIDATE_REVIEW', working_head: head, head_revision: 'rev_001' },
+      revisions: [{ revision_id: 'rev_001', dir: 'revisions/rev_001' }],
+      candidates: [{ candidate_id: 'cand_1', status: 'built', base_head: head, revision_id: 'rev_002', report_json: '{"claims":[]}', document_json: '{"features":[{"id":"F1"},{"id":"F2"}]}' }],
+      pending: null,
+    } as unknown as TaskSnapshot;
+    const { renders } = await reviewSubject(snapshot, deps);
+    expect(renders?.sent.map((s) => [s.view, s.why])).toEqual([['iso-shaded', 'the whole part at a glance, shaded with visible edges'], ['top', 'visible edges or callouts changed against rev_001']]);
+    expect(renders?.omitted).toContainEqual({ view: 'front', why: 'unchanged against rev_001' });
   });
 });

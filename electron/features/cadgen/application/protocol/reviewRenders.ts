@@ -13,6 +13,11 @@ const LINE_COLOURS = 16;
 const SHADED_COLOURS = 16;
 /** Long edges tried for the shaded view, largest first. */
 const SHADED_EDGES = [1024, 960, 896, 832, 768];
+/**
+ * Long edges tried for the line views: a full 2×2 tile grid or one tile. Anything in between pays
+ * OpenAI's tiles of the larger size (a started tile is a whole tile) for fewer pixels.
+ */
+const LINE_EDGES = [REVIEW_MAX_LONG_EDGE, REVIEW_MIN_LONG_EDGE];
 const ORTHO_VIEWS = ['front', 'top', 'left', 'right'] as const;
 
 /** One image a reviewer is sent, in the order the images are attached. */
@@ -56,15 +61,30 @@ function aspectOf(svg: string): number {
   return w && h && w > 0 && h > 0 ? w / h : 1;
 }
 
-/** Pixel size of a render whose long edge is `long`. */
+/** OpenAI bills an image per started 512 px tile; a side just past a tile boundary pays a whole tile row for a sliver. */
+const TILE_PX = 512;
+/** How far a render may shrink to end on a tile boundary (a 1024×589 view becomes 890×512: 425 tokens instead of 765). */
+const TILE_SNAP_SHRINK = 0.2;
+
+/**
+ * Pixel size of a render whose long edge is `long`, shrunk onto a tile boundary where that costs
+ * at most TILE_SNAP_SHRINK of its size and leaves the long edge legible. The snap aims half a
+ * pixel inside the boundary so the rasterizer's rounding cannot spill into the next tile.
+ */
 function sizeAt(aspect: number, long: number): { width: number; height: number } {
-  return aspect >= 1 ? { width: long, height: Math.max(1, Math.round(long / aspect)) } : { width: Math.max(1, Math.round(long * aspect)), height: long };
+  const exact = aspect >= 1 ? { width: long, height: long / aspect } : { width: long * aspect, height: long };
+  const snap = (side: number): number => (side > TILE_PX && side % TILE_PX > 0.5 ? (Math.floor(side / TILE_PX) * TILE_PX - 0.5) / side : 1);
+  const factor = Math.min(snap(exact.width), snap(exact.height));
+  const legible = long * factor >= REVIEW_MIN_LONG_EDGE;
+  const scale = factor < 1 && factor >= 1 - TILE_SNAP_SHRINK && legible ? factor : 1;
+  const side = (v: number): number => Math.max(1, scale < 1 ? Math.floor(v * scale) : Math.round(v));
+  return { width: side(exact.width), height: side(exact.height) };
 }
 
 /**
  * Long edges for the shaded view and the line views so the sum stays in the budget: the largest
- * shaded view that leaves every line view at least REVIEW_MIN_LONG_EDGE, and the line views as
- * large as the rest allows. Null when even the smallest sizes overrun the budget.
+ * shaded view that leaves every line view at least REVIEW_MIN_LONG_EDGE, and the line views at
+ * the larger of LINE_EDGES the rest allows. Null when even the smallest sizes overrun the budget.
  */
 function fitEdges(wanted: Wanted[]): Map<Wanted, number> | null {
   const cost = (w: Wanted, long: number) => dearer(tokensOf(sizeAt(w.aspect, long).width, sizeAt(w.aspect, long).height));
@@ -72,7 +92,7 @@ function fitEdges(wanted: Wanted[]): Map<Wanted, number> | null {
   const lines = wanted.filter((w) => !w.shaded);
   for (const shadedEdge of shaded.length > 0 ? SHADED_EDGES : [0]) {
     const shadedCost = shaded.reduce((sum, w) => sum + cost(w, shadedEdge), 0);
-    for (let long = REVIEW_MAX_LONG_EDGE; long >= REVIEW_MIN_LONG_EDGE; long -= 32) {
+    for (const long of LINE_EDGES) {
       if (shadedCost + lines.reduce((sum, w) => sum + cost(w, long), 0) > REVIEW_IMAGE_TOKEN_BUDGET) continue;
       return new Map(wanted.map((w) => [w, w.shaded ? shadedEdge : long]));
     }

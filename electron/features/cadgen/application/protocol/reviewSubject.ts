@@ -1,3 +1,4 @@
+import type { NextAction } from '../../domain/protocol/tools/actionTools';
 import type { CdslDocument } from '../../domain/document';
 import type { ClaimResult } from '../evaluateClaims';
 import type { GenerationDeps } from './deps';
@@ -20,6 +21,13 @@ export interface ReviewSubject {
  * candidate is shown the line views that changed against the revision it builds on. The choice
  * is written next to the review document (reviews/<kind>-renders.json) for the handler to record.
  */
+/** A proposal without its working_head: the subject names that head once, beside it. */
+function withoutHead(proposal: NextAction | undefined): Omit<NextAction, 'working_head'> | undefined {
+  if (!proposal) return undefined;
+  const { working_head: _named, ...rest } = proposal;
+  return rest;
+}
+
 export async function reviewSubject(snapshot: TaskSnapshot, deps: GenerationDeps): Promise<ReviewSubject> {
   const { task } = snapshot;
   if (task.state === 'CANDIDATE_REVIEW') {
@@ -27,12 +35,14 @@ export async function reviewSubject(snapshot: TaskSnapshot, deps: GenerationDeps
     if (!candidate) return { subject: {}, images: [], renders: null };
     const report = JSON.parse(candidate.report_json ?? '{}') as { claims: ClaimResult[] };
     const document = JSON.parse(candidate.document_json) as CdslDocument;
-    const parent = snapshot.revisions.find((r) => r.revision_id === candidate.base_head);
+    // The candidate builds on the head it was proposed at, which is still the task's head (a head
+    // token names its revision but is not one: comparing the two found no parent, ever).
+    const parent = candidate.base_head === task.working_head ? snapshot.revisions.find((r) => r.revision_id === task.head_revision) : undefined;
     const dir = `revisions/${candidate.revision_id}`;
     const { images, choice } = await reviewRenders(deps, task.task_id, dir, parent ? { dir: parent.dir, revisionId: parent.revision_id } : null, 'first revision: every view');
     await deps.artifacts.writeStep(task.task_id, renderChoicePath(dir, 'candidate'), JSON.stringify(choice, null, 2));
     return {
-      subject: { candidate_id: candidate.candidate_id, working_head: candidate.base_head, pending_action: snapshot.pending?.proposal, new_feature: document.features[document.features.length - 1], feature_count: document.features.length, renders: describe(choice) },
+      subject: { candidate_id: candidate.candidate_id, working_head: candidate.base_head, pending_action: withoutHead(snapshot.pending?.proposal), new_feature: document.features[document.features.length - 1], feature_count: document.features.length, renders: describe(choice) },
       claims: report.claims,
       images,
       renders: choice,
