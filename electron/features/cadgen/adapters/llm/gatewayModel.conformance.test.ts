@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmGateway } from '../../../../platform/llm/gateway';
-import { compileOpenAiStrict, openAiStrictIssues, toStrictInstance } from '../../../../platform/llm/strictDialect/index';
+import { openAiStrictIssues, toStrictInstance } from '../../../../platform/llm/strictDialect/index';
 import type { LlmProviderConfig } from '../../../../platform/llm/types';
 import { startScriptedProvider, type CapturedRequest, type ScriptedProvider, type ScriptStep } from '../../../../testSupport/scriptedProvider/index';
 import { OCCT_OPERATION_IDS } from '../occt/operationIds';
@@ -45,13 +45,21 @@ describe('conformance through the gateway over real HTTP', () => {
       const sent = strictToolDefinition('chat-completions', tool);
       if (sent.strict) expect(openAiStrictIssues(sent.parameters), tool.name).toEqual([]);
     }
-    for (const family of schemaFamilies(tools).families) expect(openAiStrictIssues(compileOpenAiStrict(family.probe.parameters)), family.name).toEqual([]);
+    for (const family of schemaFamilies(tools).families) {
+      const sent = strictToolDefinition('chat-completions', family.probe);
+      // The claim drafting tools go compact and not strict; their family probe goes the same way.
+      expect(sent.strict ?? false, family.name).toBe(family.name !== 'claims');
+      if (sent.strict) expect(openAiStrictIssues(sent.parameters), family.name).toEqual([]);
+    }
     const model = await modelOver(echo);
     const report = await runGenerationConformance(model, catalog, check, key, { modes: 'all' });
     expect(Object.fromEntries(Object.entries(report.modes).map(([m, o]) => [m, o.status]))).toEqual({ strict: 'passed', tool: 'passed', json: 'passed' });
     expect(report.mode).toBe('strict');
     const strictBodies = server!.requests.filter((r) => JSON.stringify(r.body).includes('"strict":true'));
-    expect(strictBodies.length).toBe(report.modes.strict.checks.length);
+    // Every strict-mode probe went strict but the claims family's, which goes compact like its tools.
+    expect(strictBodies.length).toBe(report.modes.strict.checks.length - 1);
+    const claimsProbe = server!.requests.find((r) => JSON.stringify(r.body).includes('"mode\\":\\"strict\\",\\"call\\":\\"conformance_claims'));
+    expect(claimsProbe && JSON.stringify(claimsProbe.body).includes('"strict":true')).toBe(false);
   });
 
   it('sends a compact-offered drafting tool in strict mode as offered and not strict, every other tool compiled and strict', async () => {
@@ -109,7 +117,7 @@ describe('conformance through the gateway over real HTTP', () => {
     it('fails the mode on empty choices, invalid JSON arguments and prose', async () => {
       const faults: Record<string, ScriptStep> = {
         empty_choices: { error: { status: 200, body: { id: 'x', object: 'chat.completion', choices: [] } } },
-        invalid_json: { toolCall: { name: 'conformance_requirements', arguments: '{"submit_requirements_draft_batch": [' } },
+        invalid_json: { toolCall: { name: 'conformance_claims', arguments: '{"submit_requirements_draft_batch": [' } },
         prose: { text: 'Here you go: {"submit_requirements_draft_batch": []}' },
       };
       for (const [name, step] of Object.entries(faults)) {

@@ -36,9 +36,9 @@ describe('generation conformance suite', () => {
   const tools = conformanceTools(catalog, check);
   const { families, invalidMembers } = schemaFamilies(tools);
 
-  it('has valid examples for every fixed tool and every operation fragment schema, grouped into four families', () => {
+  it('has valid examples for every fixed tool and every operation fragment schema, grouped into five families', () => {
     expect(invalidMembers).toEqual([]);
-    expect(families.map((f) => f.name).sort()).toEqual(['actions', 'fragments', 'requirements', 'reviews']);
+    expect(families.map((f) => f.name).sort()).toEqual(['actions', 'claims', 'fragments', 'requirements', 'reviews']);
     expect(families.flatMap((f) => f.members)).toHaveLength(tools.length);
     expect(families.find((f) => f.name === 'fragments')?.members).toHaveLength(catalog.contracts.size);
   });

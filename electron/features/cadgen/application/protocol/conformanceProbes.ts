@@ -16,16 +16,21 @@ export interface FamilyMember {
 export interface SchemaFamily {
   name: string;
   members: FamilyMember[];
-  /** The probe tool: one array property per member, each holding that member's examples. */
-  probe: LlmToolDefinition;
+  /**
+   * The probe tool: one array property per member, each holding that member's examples. A family
+   * of compact-offered tools (the claim drafting tools) probes them as they are sent: `parameters`
+   * compact, `canonicalParameters` the closed form the answer is judged on (so strict mode sends
+   * it not strict, exactly like the tools themselves).
+   */
+  probe: LlmToolDefinition & { canonicalParameters?: Record<string, unknown> };
   /** What the model is asked to send back through `probe`. */
   expected: Record<string, unknown[]>;
 }
 
 /** Which family a tool's schema belongs to; any tool not named here is an `actions` tool. */
 const FAMILY_OF: Record<string, string> = {
-  submit_requirements_draft_batch: 'requirements',
-  patch_requirements_draft: 'requirements',
+  submit_requirements_draft_batch: 'claims',
+  patch_requirements_draft: 'claims',
   finalize_requirements_draft: 'requirements',
   review_requirements: 'requirements',
   review_candidate: 'reviews',
@@ -73,21 +78,27 @@ export function schemaFamilies(tools: ExposedTool[]): { families: SchemaFamily[]
     const family = FAMILY_OF[tool.name] ?? 'actions';
     grouped.set(family, [...(grouped.get(family) ?? []), { key, tool, examples }]);
   }
-  const families = [...grouped].map(([name, members]): SchemaFamily => ({
-    name,
-    members,
-    expected: Object.fromEntries(members.map((m) => [m.key, m.examples])),
-    probe: {
-      name: `conformance_${name}`,
-      description: `Conformance probe (${name} schemas): send back the given example set exactly.`,
-      parameters: {
-        type: 'object',
-        properties: Object.fromEntries(members.map((m) => [m.key, { type: 'array', items: probeSchemaOf(m.tool), minItems: m.examples.length, maxItems: m.examples.length }])),
-        required: members.map((m) => m.key),
-        additionalProperties: false,
+  const arrayOf = (m: FamilyMember, items: JsonSchema): JsonSchema => ({ type: 'array', items, minItems: m.examples.length, maxItems: m.examples.length });
+  const probeParameters = (members: FamilyMember[], items: (m: FamilyMember) => JsonSchema): JsonSchema => ({
+    type: 'object',
+    properties: Object.fromEntries(members.map((m) => [m.key, arrayOf(m, items(m))])),
+    required: members.map((m) => m.key),
+    additionalProperties: false,
+  });
+  const families = [...grouped].map(([name, members]): SchemaFamily => {
+    const compact = members.every((m) => m.tool.canonicalParameters !== undefined);
+    return {
+      name,
+      members,
+      expected: Object.fromEntries(members.map((m) => [m.key, m.examples])),
+      probe: {
+        name: `conformance_${name}`,
+        description: `Conformance probe (${name} schemas): send back the given example set exactly.`,
+        parameters: probeParameters(members, (m) => (compact ? bare(inlineLocalRefs(m.tool.parameters)) : probeSchemaOf(m.tool))),
+        ...(compact ? { canonicalParameters: probeParameters(members, (m) => probeSchemaOf(m.tool)) } : {}),
       },
-    },
-  }));
+    };
+  });
   return { families, invalidMembers };
 }
 
