@@ -23,6 +23,7 @@ Exit code 0 only when every scenario passed.
 /** Fault scenarios of the release suite, from the test-support bundle's table (names only here). */
 const RELEASE_FAULTS: { name: string; fixture: string; state: string; min?: Partial<ScenarioCounts>; max?: Partial<ScenarioCounts>; budget?: Record<string, number>; raise?: Record<string, number> }[] = [
   { name: 'format_rejection', fixture: 'plate_with_holes', state: 'COMPLETED', min: { format_rejections: 1 } },
+  { name: 'unoffered_tool', fixture: 'plate_with_holes', state: 'COMPLETED', min: { format_rejections: 1 } },
   { name: 'stale_head', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'selector_not_found', fixture: 'plate_with_holes', state: 'COMPLETED' },
   { name: 'precondition_rejection', fixture: 'plate_with_holes', state: 'COMPLETED' },

@@ -53,8 +53,8 @@ describe('genModelStatus and genCheckModel: protocol conformance per model', () 
   it('runs the conformance suite over HTTP against a conforming model and stores a pass for that model only', async () => {
     const checked = await h.call<GenModelConformance>('genCheckModel', { model: 'chat/scripted-model' });
     expect(checked).toMatchObject({ model: 'chat/scripted-model', status: 'passed', failures: [] });
-    // One probe per schema family (requirements, actions, reviews, fragments) plus the two-tool probe, in the first mode that passes.
-    expect(checked.totalChecks).toBe(5);
+    // One probe per schema family (claims, requirements, actions, reviews, fragments) plus the two-tool probe, in the first mode that passes.
+    expect(checked.totalChecks).toBe(6);
     expect(checked.passedChecks).toBe(checked.totalChecks);
     expect(Number.isNaN(Date.parse(checked.checkedAt ?? ''))).toBe(false);
     // Every probe went over the wire and named the checked model.

@@ -3,6 +3,8 @@ import type { PlayerFaults } from './player';
 /** Offline failure scripts (issue 9): each names the faults and the end state it must reach. */
 export const FAULT_SCENARIOS: Record<string, { fixture: string; faults: PlayerFaults; expect: { state: string; failure_reason?: string; code?: string } }> = {
   format_rejection: { fixture: 'plate_with_holes', faults: { malformedProposalOnce: true }, expect: { state: 'COMPLETED' } },
+  // The author calls a tool the turn does not offer (drafts before reading any claim schema): refused as a format error, nothing stored.
+  unoffered_tool: { fixture: 'plate_with_holes', faults: { unofferedToolOnce: true }, expect: { state: 'COMPLETED' } },
   stale_head: { fixture: 'plate_with_holes', faults: { staleHeadOnce: true }, expect: { state: 'COMPLETED' } },
   selector_not_found: { fixture: 'plate_with_holes', faults: { unknownSelectorOnce: true }, expect: { state: 'COMPLETED' } },
   precondition_rejection: {

@@ -38,6 +38,8 @@ export interface PlayerFaults {
   completeAgainOnce?: boolean;
   /** Answers conformance probes in text instead of a tool call. */
   nonConformant?: boolean;
+  /** The first drafting turn submits drafts straight away, though only get_claim_schema is offered there. */
+  unofferedToolOnce?: boolean;
   /**
    * The reviewer's first requirements review asks the user this (WAITING_FOR_USER) about draft
    * `draftIndex`; after the answer the author makes that draft cite the answer's source.
@@ -117,8 +119,10 @@ export function createFixturePlayer(fixture: GenFixture, faults: PlayerFaults = 
           const kinds = [...new Set(fixture.requirements.flatMap((r) => r.claims.map((c) => c.claim_kind)))];
           const read = Object.keys((facts.claim_schemas as Record<string, unknown> | undefined) ?? {});
           const unread = kinds.filter((k) => !read.includes(k)).slice(0, 8);
+          const submit = () => call('submit_requirements_draft_batch', { items: fixture.requirements.map((r) => ({ source_ids: sources, statement: r.statement, assumptions: [], acceptance_claims: r.claims })) });
+          if (faults.unofferedToolOnce && first('unoffered')) return submit();
           if (unread.length > 0 && tools.includes('get_claim_schema')) return call('get_claim_schema', { claim_kinds: unread });
-          return call('submit_requirements_draft_batch', { items: fixture.requirements.map((r) => ({ source_ids: sources, statement: r.statement, assumptions: [], acceptance_claims: r.claims })) });
+          return submit();
         }
         // A source no draft cites (the user's answer) is attached to the draft it answers before finalizing.
         const uncovered = sources.filter((id) => !drafts.some((d) => d.source_ids.includes(id)));
