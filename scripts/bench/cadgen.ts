@@ -195,11 +195,13 @@ function perCheckpoint(run: Run) {
  *   requirements text (the plan itself is output, not prompt);
  * + one plan review call: the requirements-review prompt plus the whole plan text;
  * every modelling author turn (checkpoints ≥ 1 and complete_task) is the measured request plus the
- * whole plan text and the source request (the old loop re-sent source-requirements.md), except the
- * propose_next_action turns, which the old protocol did not have and are dropped; every candidate
- * review is the measured request plus that checkpoint's plan step; requirements and final review
- * calls are as measured. The plan text is a Markdown step per action (intent, expected change,
- * operation, selector slots, the exact CDSL fragment as JSON), i.e. what the plan review demanded.
+ * whole plan text and the source request (the old loop re-sent source-requirements.md). Each
+ * measured turn stands for one old turn: the old author read the contract per plan step (seed §2),
+ * which is what the propose_next_action turn carries now (the proposal reads its operation's
+ * contract), then inspected and submitted as now. Every candidate review is the measured request
+ * plus that checkpoint's plan step; requirements and final review calls are as measured. The plan
+ * text is a Markdown step per action (intent, expected change, operation, selector slots, the
+ * exact CDSL fragment as JSON), i.e. what the plan review demanded.
  */
 function planBaseline(run: Run, rule: 'tokens' | 'anthropicTokens' | 'naiveTokens' = 'tokens') {
   const steps = run.fixture.actions.map((a, i) => `## Step ${i + 1}: ${a.intent}\n- operation: ${a.atomic_id}\n- expected change: ${a.expected_change}\n- selectors: ${Object.keys(a.selectors ?? {}).join(', ') || 'none'}\n\n\`\`\`json\n${JSON.stringify(a.fragment, null, 2)}\n\`\`\`\n`);
@@ -214,10 +216,8 @@ function planBaseline(run: Run, rule: 'tokens' | 'anthropicTokens' | 'naiveToken
   let resentMarkdown = 0;
   for (const c of run.calls) {
     if (c.role === 'author' && c.checkpoint !== 0) {
-      if (c.tool !== 'propose_next_action') {
-        modelled.push([c[rule] + tokensOf(planBytes + requestBytes), true]);
-        resentMarkdown += tokensOf(run.markdownBytes);
-      }
+      modelled.push([c[rule] + tokensOf(planBytes + requestBytes), true]);
+      resentMarkdown += tokensOf(run.markdownBytes);
     } else if (c.role === 'reviewer' && c.tool === 'review_candidate') {
       modelled.push([c[rule] + tokensOf(Buffer.byteLength(steps[c.checkpoint - 1] ?? '')), false]);
     } else {
@@ -247,6 +247,8 @@ function commonPrefixBytes(a: string, b: string): number {
 
 /** Providers cache a prefix only from 1024 tokens on (OpenAI automatic caching, Anthropic's minimum for Sonnet/Opus): ≈ 4096 bytes at ~4 bytes per token. */
 const MIN_CACHED_PREFIX_BYTES = 1024 * 4;
+/** DeepSeek's context cache has no such minimum: it serves a repeated prefix in whole 64-token units (≈ 256 bytes). */
+const DEEPSEEK_CACHE_UNIT_BYTES = 64 * 4;
 
 /**
  * Share of one role's prompt bytes that repeat, byte for byte, the start of an earlier request of
@@ -258,13 +260,15 @@ function prefixShare(run: Run, role: 'author' | 'reviewer') {
   let total = 0;
   let shared = 0;
   let cacheable = 0;
+  let deepseek = 0;
   calls.forEach((c, i) => {
     const best = calls.slice(0, i).reduce((m, earlier) => Math.max(m, commonPrefixBytes(earlier.prompt, c.prompt)), 0);
     total += Buffer.byteLength(c.prompt);
     shared += best;
     if (best >= MIN_CACHED_PREFIX_BYTES) cacheable += best;
+    deepseek += Math.floor(best / DEEPSEEK_CACHE_UNIT_BYTES) * DEEPSEEK_CACHE_UNIT_BYTES;
   });
-  return { fixture: run.fixture.id, role, calls: calls.length, promptBytes: total, sharedShare: round(shared / total, 3), cacheableShare: round(cacheable / total, 3) };
+  return { fixture: run.fixture.id, role, calls: calls.length, promptBytes: total, sharedShare: round(shared / total, 3), cacheableShare: round(cacheable / total, 3), deepseekShare: round(deepseek / total, 3) };
 }
 
 /** The flange's author requests: total and per-turn bytes, the finalize turn, the tool-schema share. */
@@ -328,6 +332,14 @@ const medianSavingAll = round(median(baseline.map((b) => b.savingAllCalls)), 3);
 const medianSavingAllAnthropic = round(median(baselineAnthropic.map((b) => b.savingAllCalls)), 3);
 const medianSavingAllNaive = round(median(baselineNaive.map((b) => b.savingAllCalls)), 3);
 const medianSavingNaive = round(median(baselineNaive.map((b) => b.saving)), 3);
+// Prompt tokens per part: every author and reviewer call of the happy path, renders billed by pixels.
+const perPart = {
+  runs: baseline.map((b, i) => ({ fixture: b.fixture, openai: b.allMeasuredTokens, anthropic: baselineAnthropic[i]!.allMeasuredTokens })),
+  medianOpenai: median(baseline.map((b) => b.allMeasuredTokens)),
+  medianAnthropic: median(baselineAnthropic.map((b) => b.allMeasuredTokens)),
+  target: 25_000,
+  multiAgentCadPublished: 34_800,
+};
 
 // Share of the engine-charged prompt tokens a caching provider would have served from its cache.
 const cacheRuns = evalRuns.map((r) => {
@@ -337,7 +349,7 @@ const cacheRuns = evalRuns.map((r) => {
 const cache = { rule: 'automatic prefix cache, >= 1024 tokens (electron/testSupport/scriptedProvider/promptCache.ts)', runs: cacheRuns, medianShare: round(median(cacheRuns.map((c) => c.share)), 3) };
 const flange = authorBytes(scaling[0]!);
 const prefix = evalRuns.map((r) => ({ author: prefixShare(r, 'author'), reviewer: prefixShare(r, 'reviewer') }));
-const prefixMedian = { authorShared: round(median(prefix.map((p) => p.author.sharedShare)), 3), authorCacheable: round(median(prefix.map((p) => p.author.cacheableShare)), 3), reviewerShared: round(median(prefix.map((p) => p.reviewer.sharedShare)), 3) };
+const prefixMedian = { authorShared: round(median(prefix.map((p) => p.author.sharedShare)), 3), authorCacheable: round(median(prefix.map((p) => p.author.cacheableShare)), 3), authorDeepseek: round(median(prefix.map((p) => p.author.deepseekShare)), 3), reviewerShared: round(median(prefix.map((p) => p.reviewer.sharedShare)), 3) };
 
 const result = {
   machine: { cpus: os.cpus().length, node: process.version, load_average_start: loadAverageAtStart, load_average_end: os.loadavg().map((l) => round(l, 2)), date: new Date().toISOString() },
@@ -349,6 +361,7 @@ const result = {
   cache,
   authorRequests: flange,
   stablePrefix: { runs: prefix, median: prefixMedian, minCachedPrefixBytes: MIN_CACHED_PREFIX_BYTES },
+  tokensPerPart: perPart,
   planBaseline: { runs: baseline, medianSaving, medianSavingMarkdown, medianSavingAll, medianSavingAllAnthropic, medianSavingNaive, medianSavingAllNaive, target: 0.3 },
 };
 
@@ -366,8 +379,9 @@ The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadg
 |---|---|---|
 | flange author requests, happy path (${flange.authorCalls} calls, ${pct(flange.toolSchemaShare)} of it tool schemas) | **${round(flange.authorRequestBytes / 1024)} KB** | target ≤ 60 KB: ${met(flange.authorRequestBytes <= flange.targets.authorRequestBytes)} |
 | flange finalize_requirements_draft turn | **${flange.finalizeTurnBytes === null ? 'no finalize turn' : `${round(flange.finalizeTurnBytes / 1024, 2)} KB`}** | target ≤ 4 KB: ${met(flange.finalizeTurnBytes !== null && flange.finalizeTurnBytes <= flange.targets.finalizeTurnBytes)}; drafting turns ${flange.draftingTurns.map((t) => `${t.tool} ${t.bytes} B`).join(', ')}; largest author request ${flange.largestAuthorRequest} B |
-| flange reviewer requests (${flange.reviewerCalls} calls, renders included; measured as sent) | ${round(flange.reviewerRequestBytes / 1024)} KB | no target here (the reviewer renders are another change) |
-| author prompt bytes repeating an earlier request's prefix (system, tools, facts in that order), median of 4 fixtures | **${pct(prefixMedian.authorShared)}**; in prefixes ≥ 1024 tokens (what a provider caches): ${pct(prefixMedian.authorCacheable)} | per fixture: ${prefix.map((p) => `${p.author.fixture} ${pct(p.author.sharedShare)} / ${pct(p.author.cacheableShare)}`).join('; ')}; reviewer text: ${pct(prefixMedian.reviewerShared)} |
+| flange reviewer requests (${flange.reviewerCalls} calls, renders included; measured as sent) | **${round(flange.reviewerRequestBytes / 1024)} KB** | target ≤ 400 KB: ${met(flange.reviewerRequestBytes <= 400 * 1024)} (before: 1.13 MB); renders in the section below |
+| prompt tokens per part, author + every review, renders by pixels (OpenAI rule; text estimated at bytes / 4, no tokenizer), median of 4 fixtures | **${perPart.medianOpenai}** (Anthropic rule: ${perPart.medianAnthropic}; per fixture: ${perPart.runs.map((r) => `${r.fixture} ${r.openai}`).join(', ')}) | target ≤ 25 000, below Multi-Agent-CAD's published 34 800: ${met(Math.max(perPart.medianOpenai, perPart.medianAnthropic) <= perPart.target)} |
+| author prompt bytes repeating an earlier request's prefix (system, tools, facts in that order), median of 4 fixtures | **${pct(prefixMedian.authorShared)}**; in prefixes ≥ 1024 tokens (what OpenAI and Claude cache): ${pct(prefixMedian.authorCacheable)}; in whole 64-token units (DeepSeek's cache, no minimum): ${pct(prefixMedian.authorDeepseek)} | per fixture: ${prefix.map((p) => `${p.author.fixture} ${pct(p.author.sharedShare)} / ${pct(p.author.cacheableShare)}`).join('; ')}; reviewer text: ${pct(prefixMedian.reviewerShared)} |
 | author request at checkpoint 12 vs checkpoint 1 (12-feature part), mean per turn | ${twelve[11]!.meanBytes} B vs ${twelve[0]!.meanBytes} B → **${growth.meanBytesRatio}×** | target ≤ ${growth.target}×: ${met(growth.meanBytesRatio <= growth.target)} |
 | same, largest author request of the checkpoint | ${twelve[11]!.maxBytes} B vs ${twelve[0]!.maxBytes} B → ${growth.maxBytesRatio}× | target ≤ ${growth.target}× |
 | calls per checkpoint on the happy path | ${happy.map((h) => `${h.fixture}: ${h.exact ? 'exactly 1 + 1' : `fragments ${h.fragmentCallsPerCheckpoint.join('/')}, reviews ${h.candidateReviewsPerCheckpoint.join('/')}`}`).join('; ')} | target: 1 fragment call + 1 candidate review per checkpoint: ${met(happy.every((h) => h.exact))} |
@@ -375,12 +389,12 @@ The 6- and 12-feature parts are bench-local fixtures built in scripts/bench/cadg
 | author + plan-review prompt tokens (seed §7) vs the modelled plan-based protocol, median of 4 fixtures (text tokens estimated as bytes / 4, no tokenizer) | **${pct(medianSaving)} fewer** (per fixture: ${baseline.map((b) => `${b.fixture} ${pct(b.saving)}`).join(', ')}) | target ≥ 30 % fewer on each: ${met(baseline.every((b) => b.saving >= 0.3))} |
 | same, variant B: the old modelling turns also carried requirements.md + completion.md in full | ${pct(medianSavingMarkdown)} fewer | target ≥ 30 % fewer: ${met(medianSavingMarkdown >= 0.3)} |
 | all prompt tokens incl. requirement, candidate and final reviews (renders billed by pixels, OpenAI rule) | ${pct(medianSavingAll)} fewer (Anthropic rule: ${pct(medianSavingAllAnthropic)}) | same baseline; no target (the seed keeps result reviews on purpose) |
-| prompt tokens a caching provider serves from its cache on the happy path (automatic prefix cache ≥ 1024 tokens, simulated by the scripted provider), median of 4 fixtures | **${pct(cache.medianShare)}** (${cache.runs.map((c) => `${c.fixture}: ${c.cachedPromptTokens} of ${c.promptTokens}`).join('; ')}) | no target; only what repeats verbatim from the start of an earlier request (system text, then tool definitions) can be served, so a system text or tool set that changes between turns caches nothing |
+| prompt tokens a caching provider serves from its cache on the happy path (automatic prefix cache ≥ 1024 tokens, simulated by the scripted provider), median of 4 fixtures | **${pct(cache.medianShare)}** (${cache.runs.map((c) => `${c.fixture}: ${c.cachedPromptTokens} of ${c.promptTokens}`).join('; ')}) | no target; only a prefix repeated verbatim from an earlier request and ≥ 1024 tokens long can be served. The stable prefix here is the phase's system text (≈ 140 tokens); tool definitions bind the current head, contract and snapshot, and whole requests are ≈ 600–1 700 tokens, so nothing reaches the minimum. DeepSeek's cache (64-token units, no minimum) would serve the share estimated in the prefix row above |
 | old accounting (base64 at bytes / 4), for comparison: author + plan-review / all calls | ${pct(medianSavingNaive)} / ${pct(medianSavingAllNaive)} fewer | author prompts carry no images, so only the all-calls figure moves |
 
 ## Context per author turn against checkpoint index
 
-Checkpoint k = the author turns while rev_(k-1) is the head (propose_next_action, inspect_topology, get_cdsl_operation_contract, submit_cdsl_fragment). Checkpoint 1 (the extrude) has no topology turn, and its fragment turn carries the extrude schema, the largest one. From checkpoint 2 to 12 the facts grow by about ${growth.factsBytesPerCheckpoint} B per checkpoint (accepted-revision digest and measurements), so the ≤ ${growth.target}× goal would be reached at roughly ${Math.round(1 + (twelve[0]!.meanBytes * (growth.target - 1)) / Math.max(1, growth.factsBytesPerCheckpoint))} checkpoints on this part if the growth stayed linear.
+Checkpoint k = the author turns while rev_(k-1) is the head (propose_next_action, which also reads the operation's contract, inspect_topology, submit_cdsl_fragment). Checkpoint 1 (the extrude) has no topology turn, and its fragment turn carries the extrude schema, the largest one. From checkpoint 2 to 12 the facts grow by about ${growth.factsBytesPerCheckpoint} B per checkpoint (accepted-revision digest and measurements), so the ≤ ${growth.target}× goal would be reached at roughly ${Math.round(1 + (twelve[0]!.meanBytes * (growth.target - 1)) / Math.max(1, growth.factsBytesPerCheckpoint))} checkpoints on this part if the growth stayed linear.
 
 ${curveTable}
 ## Plan-based baseline (seed §2), modelled from the same runs
@@ -389,7 +403,7 @@ The old protocol: author writes requirements, then one large modeling plan, an i
 - **plan** = one Markdown step per action: intent, expected change, operation, selector slots and the exact CDSL fragment as pretty JSON (what the old plan review demanded);
 - **+1 plan-writing author call**: prompt = the first measured requirements author prompt + the requirements text;
 - **+1 plan review call**: prompt = the measured requirements-review prompt + the whole plan;
-- **every modelling author turn** (checkpoints ≥ 1 and complete_task): measured request + the whole plan + the source request (the old loop re-sent source-requirements.md); the measured propose_next_action turns are **dropped** (the old protocol had none), so the baseline gets no credit for turns the new protocol adds;
+- **every modelling author turn** (checkpoints ≥ 1 and complete_task): measured request + the whole plan + the source request (the old loop re-sent source-requirements.md). Each measured turn stands for one old turn: the old author read the operation contract per plan step (seed §2) — the turn that propose_next_action is now (a proposal reads its operation's contract with it) — then inspected topology and submitted the fragment as now; no turn is added to the baseline that the measured run did not make;
 - **every candidate review**: measured request + that checkpoint's plan step; requirement and final review calls as measured.
 - **variant B** additionally charges every modelling author turn with the full requirements.md + completion.md (as rendered in this run's task folder), which the old author wrote as Markdown; the seed (§7) only says explicitly that source-requirements.md was re-sent, so variant A (without them) is the headline figure.
 No plan revision rounds, re-plans or retries are charged to the baseline (the seed's failure case had several), so this is a lower bound on the old protocol's cost. Both sides use the same token rule: a modelled call is the measured call's billed tokens plus ceil(added text bytes / 4).
