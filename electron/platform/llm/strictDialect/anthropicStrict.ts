@@ -1,4 +1,4 @@
-import { branchesOf, compileDefinitions, describeDropped, isDefinitionsKey, isNode, propertiesOf, tupleItems, type SchemaNode } from './schemaNode';
+import { arrayItemsOf, branchesOf, compileDefinitions, describeDropped, isDefinitionsKey, propertiesOf, type SchemaNode } from './schemaNode';
 
 /*
  * Anthropic strict tool use (`strict: true` on a tool; "JSON Schema limitations" of the
@@ -33,9 +33,8 @@ export function compileAnthropicStrict(schema: SchemaNode): SchemaNode {
     out.additionalProperties = false;
   }
   if (schema.type === 'array') {
-    const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as SchemaNode[]) : undefined;
-    const items = prefix ? tupleItems(prefix) : isNode(schema.items) ? schema.items : undefined;
-    if (prefix) dropped.push(`exactly ${prefix.length} items`);
+    const { items, tupleLength } = arrayItemsOf(schema);
+    if (tupleLength !== undefined) dropped.push(`exactly ${tupleLength} items`);
     if (items) out.items = compileAnthropicStrict(items);
   }
   const description = describeDropped(schema.description, dropped);

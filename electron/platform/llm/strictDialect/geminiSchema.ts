@@ -1,4 +1,4 @@
-import { branchesOf, describeDropped, isNode, propertiesOf, tupleItems, type SchemaNode } from './schemaNode';
+import { arrayItemsOf, branchesOf, describeDropped, propertiesOf, type SchemaNode } from './schemaNode';
 
 /*
  * Gemini `responseSchema` (the Schema object of the Gemini / Vertex AI API: "a select subset of
@@ -54,8 +54,7 @@ export function compileGeminiSchema(schema: SchemaNode): SchemaNode {
     out.propertyOrdering = Object.keys(properties);
   }
   if (schema.type === 'array') {
-    const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as SchemaNode[]) : undefined;
-    const items = prefix ? tupleItems(prefix) : isNode(schema.items) ? schema.items : undefined;
+    const { items } = arrayItemsOf(schema);
     if (items) out.items = compileGeminiSchema(items);
   }
   const description = describeDropped(schema.description, dropped);

@@ -1,4 +1,4 @@
-import { branchesOf, compileDefinitions, describeDropped, isDefinitionsKey, isNode, propertiesOf, requiredOf, tupleItems, type SchemaNode } from './schemaNode';
+import { arrayItemsOf, branchesOf, compileDefinitions, describeDropped, isDefinitionsKey, isNode, propertiesOf, requiredOf, type SchemaNode } from './schemaNode';
 
 /*
  * OpenAI Structured Outputs, strict mode ("Supported schemas" in the Structured Outputs guide):
@@ -50,8 +50,7 @@ export function compileOpenAiStrict(schema: SchemaNode): SchemaNode {
     Object.assign(out, { properties, required: Object.keys(properties), additionalProperties: false });
   }
   if (schema.type === 'array') {
-    const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as SchemaNode[]) : undefined;
-    const items = prefix ? tupleItems(prefix) : isNode(schema.items) ? schema.items : undefined;
+    const { items } = arrayItemsOf(schema);
     if (items) out.items = compileOpenAiStrict(items);
   }
   const description = describeDropped(schema.description, dropped);

@@ -25,6 +25,15 @@ export function tupleItems(prefix: SchemaNode[]): SchemaNode {
   return distinct.length === 1 ? (distinct[0] as SchemaNode) : { anyOf: distinct };
 }
 
+/**
+ * The one `items` schema an array node compiles to (a tuple through tupleItems) and, for a tuple,
+ * how many positions it had; both undefined for an array without item schema.
+ */
+export function arrayItemsOf(node: SchemaNode): { items?: SchemaNode; tupleLength?: number } {
+  if (Array.isArray(node.prefixItems)) return { items: tupleItems(node.prefixItems as SchemaNode[]), tupleLength: node.prefixItems.length };
+  return isNode(node.items) ? { items: node.items } : {};
+}
+
 /** Appends the constraints a dialect cannot express to the description, so the model still reads them. */
 export function describeDropped(description: unknown, dropped: string[]): string | undefined {
   const base = typeof description === 'string' ? description : '';
