@@ -3,7 +3,7 @@ import { seqId } from '../../domain/protocol/task';
 import type { NextAction } from '../../domain/protocol/tools/actionTools';
 import { accepted, rejected } from './handlerTypes';
 import type { Handler } from './handlerTypes';
-import { contractReading } from './observationHandlers';
+import { contractReading, noted } from './observationHandlers';
 import { headMove, moveTo } from './transitions';
 
 /**
@@ -23,7 +23,7 @@ export const handleProposeNextAction: Handler<NextAction> = async ({ snapshot, v
   const actionId = seqId('act', deps.repo.ledger(task.task_id).filter((e) => e.event === 'proposed').length + 1);
   const reading = contractReading(contract, deps.sha256);
   const pending = { action_id: actionId, working_head: task.working_head, proposal: value, contract_hash: reading.hash, idempotency_key: `${task.task_id}:${task.working_head}:${actionId}` };
-  const notes = { ...(task.notes.head === task.working_head ? task.notes : { head: task.working_head }), contract: reading.note, last_tool: { tool: 'propose_next_action', outcome: `pending ${actionId}; contract ${value.atomic_id} read` } };
+  const notes = noted(task.notes, task.working_head, { contract: reading.note, last_tool: { tool: 'propose_next_action', outcome: `pending ${actionId}; contract ${value.atomic_id} read` } });
   return accepted(
     {
       pending,

@@ -45,12 +45,12 @@ function bare(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * The schema a tool is validated against (the full closed one where the offered one is compact,
- * e.g. the claim oneOf), with its local `#/$defs/<name>` references inlined: nested inside a
+ * The schema a tool is validated against (`canonical`: the full closed one where the offered one
+ * is compact, e.g. the claim oneOf) or the one it is sent with (`offered`), with its local `#/$defs/<name>` references inlined: nested inside a
  * probe's array items, a reference would otherwise point at the probe's root, which has no $defs.
  */
-export function probeSchemaOf(tool: ExposedTool): JsonSchema {
-  return bare(inlineLocalRefs(tool.canonicalParameters ?? tool.parameters));
+export function probeSchemaOf(tool: ExposedTool, form: 'canonical' | 'offered' = 'canonical'): JsonSchema {
+  return bare(inlineLocalRefs(form === 'canonical' ? tool.canonicalParameters ?? tool.parameters : tool.parameters));
 }
 
 function memberKey(tool: ExposedTool): string {
@@ -94,7 +94,7 @@ export function schemaFamilies(tools: ExposedTool[]): { families: SchemaFamily[]
       probe: {
         name: `conformance_${name}`,
         description: `Conformance probe (${name} schemas): send back the given example set exactly.`,
-        parameters: probeParameters(members, (m) => (compact ? bare(inlineLocalRefs(m.tool.parameters)) : probeSchemaOf(m.tool))),
+        parameters: probeParameters(members, (m) => probeSchemaOf(m.tool, compact ? 'offered' : 'canonical')),
         ...(compact ? { canonicalParameters: probeParameters(members, (m) => probeSchemaOf(m.tool)) } : {}),
       },
     };

@@ -1,3 +1,4 @@
+import type { NextAction } from '../../domain/protocol/tools/actionTools';
 import type { TaskSnapshot } from './ports';
 import { uncoveredSources } from './requirementHandlers';
 import type { ClaimResult } from '../evaluateClaims';
@@ -48,6 +49,15 @@ function coverage(snapshot: TaskSnapshot): Record<string, unknown>[] {
   }));
 }
 
+/**
+ * A pending proposal as facts show it: without its working_head, which is the task's (a pending
+ * action is dropped when the head moves) and named once beside it.
+ */
+export function proposalFacts(proposal: NextAction): Omit<NextAction, 'working_head'> {
+  const { working_head: _sameHead, ...rest } = proposal;
+  return rest;
+}
+
 function recentActions(ledger: Record<string, unknown>[]): Record<string, unknown>[] {
   return ledger
     .filter((e) => e.event === 'accepted' || e.event === 'review_rejected' || e.event === 'candidate_failed' || e.event === 'rolled_back')
@@ -81,11 +91,7 @@ export function authorContext(snapshot: TaskSnapshot, ledger: Record<string, unk
     facts.claims = claimSummary(snapshot, task.head_revision ? snapshot.claimResults.get(task.head_revision) : undefined);
     Object.assign(facts, { state: task.state, working_head: task.working_head, head_revision: task.head_revision });
     if (measurements) facts.measurements = measurements;
-    if (snapshot.pending) {
-      // The proposal's working_head is the task's (a pending action is dropped when the head moves).
-      const { working_head: _sameHead, ...proposal } = snapshot.pending.proposal;
-      facts.pending_action = { action_id: snapshot.pending.action_id, ...proposal, contract_read: snapshot.pending.contract_hash !== null };
-    }
+    if (snapshot.pending) facts.pending_action = { action_id: snapshot.pending.action_id, ...proposalFacts(snapshot.pending.proposal), contract_read: snapshot.pending.contract_hash !== null };
     else facts.recent_actions = recentActions(ledger);
     if (task.answer) facts.user_answer = task.answer;
   }

@@ -19,7 +19,7 @@ const faceEntry = (f: FaceInfo): Record<string, unknown> => ({
 });
 
 /** Keeps only the facts of this head; a note is bounded so prompts do not grow with the part. */
-const noted = (notes: TurnNotes, head: string, patch: Partial<TurnNotes>): TurnNotes => ({ ...(notes.head === head ? notes : { head }), ...patch });
+export const noted = (notes: TurnNotes, head: string, patch: Partial<TurnNotes>): TurnNotes => ({ ...(notes.head === head ? notes : { head }), ...patch });
 
 function observed(message: string, notes: TurnNotes, extra: Parameters<typeof accepted>[0] = {}): HandlerResult {
   return accepted({ ...extra, task: { ...(extra.task ?? {}), notes, last_error: null } }, message, false);

@@ -1,6 +1,6 @@
-import type { NextAction } from '../../domain/protocol/tools/actionTools';
 import type { CdslDocument } from '../../domain/document';
 import type { ClaimResult } from '../evaluateClaims';
+import { proposalFacts } from './context';
 import type { GenerationDeps } from './deps';
 import type { TaskSnapshot } from './ports';
 import { renderChoicePath, reviewRenders } from './reviewRenders';
@@ -21,13 +21,6 @@ export interface ReviewSubject {
  * candidate is shown the line views that changed against the revision it builds on. The choice
  * is written next to the review document (reviews/<kind>-renders.json) for the handler to record.
  */
-/** A proposal without its working_head: the subject names that head once, beside it. */
-function withoutHead(proposal: NextAction | undefined): Omit<NextAction, 'working_head'> | undefined {
-  if (!proposal) return undefined;
-  const { working_head: _named, ...rest } = proposal;
-  return rest;
-}
-
 export async function reviewSubject(snapshot: TaskSnapshot, deps: GenerationDeps): Promise<ReviewSubject> {
   const { task } = snapshot;
   if (task.state === 'CANDIDATE_REVIEW') {
@@ -42,7 +35,7 @@ export async function reviewSubject(snapshot: TaskSnapshot, deps: GenerationDeps
     const { images, choice } = await reviewRenders(deps, task.task_id, dir, parent ? { dir: parent.dir, revisionId: parent.revision_id } : null, 'first revision: every view');
     await deps.artifacts.writeStep(task.task_id, renderChoicePath(dir, 'candidate'), JSON.stringify(choice, null, 2));
     return {
-      subject: { candidate_id: candidate.candidate_id, working_head: candidate.base_head, pending_action: withoutHead(snapshot.pending?.proposal), new_feature: document.features[document.features.length - 1], feature_count: document.features.length, renders: describe(choice) },
+      subject: { candidate_id: candidate.candidate_id, working_head: candidate.base_head, pending_action: snapshot.pending ? proposalFacts(snapshot.pending.proposal) : undefined, new_feature: document.features[document.features.length - 1], feature_count: document.features.length, renders: describe(choice) },
       claims: report.claims,
       images,
       renders: choice,
